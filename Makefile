@@ -1,0 +1,54 @@
+# Attention Lab. The two commands a person needs:
+#   make run    set up, build static/ and serve it on http://127.0.0.1:8000
+#   make test   set up, build, and run every test (unit + browser)
+# Others: make build, make bench, make screenshot, make clean.
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PORT   ?= 8000
+
+.PHONY: run test build bench screenshot setup setup-test chromium clean
+
+run: build
+	$(PY) scripts/serve.py --port $(PORT)
+
+test: build setup-test chromium
+	$(PY) -m pytest tests
+
+bench: build setup-test chromium
+	$(PY) scripts/bench.py
+
+screenshot: build setup-test chromium
+	$(PY) scripts/screenshot.py
+
+build: setup
+	$(PY) scripts/build.py
+
+# Python side: a venv with lab_core (editable) and the build tools.
+setup: $(VENV)/.installed node_modules/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[build]'
+	touch $@
+
+# Test tools on top (pytest, Playwright's Python driver).
+setup-test: $(VENV)/.installed-test
+
+$(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+# The Pyodide runtimes, pinned by package-lock.json.
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+# A Chromium for the browser tests: an installed one, else Debian's, else Playwright's.
+chromium: setup-test
+	$(PY) scripts/chromium.py --ensure
+
+clean:
+	rm -rf static build dist *.egg-info .bench

@@ -1,0 +1,108 @@
+"""The lab's didactic data: sentences, vocabulary and named heads.
+
+Everything the page teaches with lives here, as plain data, so a reader can
+check every number by hand.
+
+How the vectors become Q, K and V
+---------------------------------
+Each word of the vocabulary has a one-hot embedding x (d_model = 6, one
+coordinate per word). A head's projections W_Q, W_K, W_V are [d_model, 2]
+matrices, so q = x·W_Q simply picks the row of W_Q that belongs to the word.
+That is why each head below is written as a table word -> (q, k, v): each row
+*is* a row of that head's projection matrices. Real models learn these
+matrices; here they were chosen by hand to make one pattern visible per head.
+
+Every head has d_k = d_v = 2, so every score is divided by √2.
+
+The vectors depend only on the word, not on its position. Therefore, under
+the causal mask, "banco" in both sentences sees exactly the same tokens
+(El, banco) and produces exactly the same mixture.
+"""
+from __future__ import annotations
+
+# The words the lab knows, in the order of the one-hot embedding.
+VOCABULARY = ("El", "banco", "del", "parque", "de", "crédito")
+
+# Two sentences that share the prefix "El · banco" and then disambiguate it.
+SENTENCES = {
+    "parque": {
+        "label": "El banco del parque",
+        "tokens": ("El", "banco", "del", "parque"),
+    },
+    "credito": {
+        "label": "El banco de crédito",
+        "tokens": ("El", "banco", "de", "crédito"),
+    },
+}
+
+# Named heads. For each word: q (query), k (key), v (value), all 2-D.
+# `axes` names the two coordinates of q/k, `value_axes` those of v.
+HEADS = {
+    "lugar": {
+        "label": "pista de lugar",
+        "summary": (
+            "banco pregunta si hay un lugar cerca; parque responde con una "
+            "clave fuerte en el eje «lugar»."
+        ),
+        "axes": ("lugar", "función"),
+        "value_axes": ("lugar", "finanzas"),
+        "vectors": {
+            # The article's exercise: q(banco) = (1, 0), k(parque) = (2, 0),
+            # so score = (1·2 + 0·0)/√2 = 2/√2 ≈ 1,41.
+            # Function words ask for function words: (0, 1)·(0, 1)/√2 ≈ 0,71.
+            "El": {"q": (0, 1), "k": (0, 1), "v": (0, 0)},
+            "banco": {"q": (1, 0), "k": (0, 0), "v": (0.5, 0.5)},
+            "del": {"q": (0, 1), "k": (0, 1), "v": (0, 0)},
+            "parque": {"q": (1, 0), "k": (2, 0), "v": (1, 0)},
+            "de": {"q": (0, 1), "k": (0, 1), "v": (0, 0)},
+            "crédito": {"q": (0, 0), "k": (0, 0), "v": (0, 1)},
+        },
+    },
+    "finanzas": {
+        "label": "pista financiera",
+        "summary": (
+            "banco busca una palabra de dinero; crédito tiene la clave "
+            "(0, 2) y se lleva la atención, como parque en la pista de lugar."
+        ),
+        "axes": ("función", "dinero"),
+        "value_axes": ("lugar", "finanzas"),
+        "vectors": {
+            "El": {"q": (1, 0), "k": (1, 0), "v": (0, 0)},
+            "banco": {"q": (0, 1), "k": (0, 1), "v": (0.5, 0.5)},
+            "del": {"q": (1, 0), "k": (1, 0), "v": (0, 0)},
+            "parque": {"q": (0, 0), "k": (0, 0), "v": (1, 0)},
+            "de": {"q": (1, 0), "k": (1, 0), "v": (0, 0)},
+            # crédito also looks back at banco: (0, 1)·(0, 1)/√2 ≈ 0,71.
+            "crédito": {"q": (0, 1), "k": (0, 2), "v": (0, 1)},
+        },
+    },
+    "anterior": {
+        "label": "token anterior",
+        "summary": (
+            "cada palabra apunta con su consulta a la clave de la palabra "
+            "que la precede; El, sin nadie delante, se mira a sí mismo."
+        ),
+        "axes": ("eje 1", "eje 2"),
+        "value_axes": ("eje 1", "eje 2"),
+        # Keys point in four directions (0°, 90°, 180°, 270°), one per slot of
+        # the sentences; each query points where its predecessor's key does,
+        # giving that pair the score 2·2/√2 ≈ 2,83. Values carry the
+        # direction of the word's own key, halved: "which word I am".
+        "vectors": {
+            "El": {"q": (2, 0), "k": (2, 0), "v": (1, 0)},
+            "banco": {"q": (2, 0), "k": (0, 2), "v": (0, 1)},
+            "del": {"q": (0, 2), "k": (-2, 0), "v": (-1, 0)},
+            "parque": {"q": (-2, 0), "k": (0, -2), "v": (0, -1)},
+            "de": {"q": (0, 2), "k": (-2, 0), "v": (-1, 0)},
+            "crédito": {"q": (-2, 0), "k": (0, -2), "v": (0, -1)},
+        },
+    },
+}
+
+# The state a page opens in: the article's exercise, one click from done.
+DEFAULT_STATE = {
+    "sentence": "parque",
+    "query": 1,
+    "mask": "causal",
+    "head": "lugar",
+}

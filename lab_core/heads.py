@@ -1,0 +1,78 @@
+"""From words to per-head Q, K and V, through real projection matrices.
+
+Each head keeps its own W_Q, W_K, W_V (the classic formulation): heads stay
+separate and named until their mixtures are concatenated.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .attention import attention, make_mask
+from .didactic import HEADS, SENTENCES, VOCABULARY
+
+D_MODEL = len(VOCABULARY)
+
+
+def embed(tokens):  # n_seq words -> [n_seq, d_model]
+    """One-hot embedding: row i has a 1 in the column of word i."""
+    x = np.zeros((len(tokens), D_MODEL))
+    for i, word in enumerate(tokens):
+        if word not in VOCABULARY:
+            raise ValueError("la palabra %r no está en el vocabulario" % (word,))
+        x[i, VOCABULARY.index(word)] = 1.0
+    return x
+
+
+def head_projections(head_id):
+    # str -> W_Q [d_model, d_k], W_K [d_model, d_k], W_V [d_model, d_v]
+    """Stack the head's per-word vectors into its three projection matrices."""
+    vectors = get_head(head_id)["vectors"]
+    return tuple(
+        np.array([vectors[word][name] for word in VOCABULARY], dtype=float)
+        for name in ("q", "k", "v")
+    )
+
+
+def head_qkv(tokens, head_id):
+    # n_seq words, str -> q [n_seq, d_k], k [n_seq, d_k], v [n_seq, d_v]
+    x = embed(tokens)
+    w_q, w_k, w_v = head_projections(head_id)
+    return x @ w_q, x @ w_k, x @ w_v
+
+
+def run_head(sentence_id, head_id, mask_kind):
+    # -> dict of tokens, q, k, v, mask [n_seq, n_seq], scores, weights, out
+    """Everything one head computes for one sentence under one mask."""
+    tokens = get_sentence(sentence_id)["tokens"]
+    q, k, v = head_qkv(tokens, head_id)
+    mask = make_mask(mask_kind, len(tokens))
+    scores, weights, out = attention(q, k, v, mask)
+    return {
+        "tokens": tokens,
+        "q": q,
+        "k": k,
+        "v": v,
+        "mask": mask,
+        "scores": scores,
+        "weights": weights,
+        "out": out,
+    }
+
+
+def get_sentence(sentence_id):
+    try:
+        return SENTENCES[sentence_id]
+    except (KeyError, TypeError):
+        raise ValueError(
+            "la frase %r no existe; elige entre %s"
+            % (sentence_id, ", ".join(SENTENCES))
+        ) from None
+
+
+def get_head(head_id):
+    try:
+        return HEADS[head_id]
+    except (KeyError, TypeError):
+        raise ValueError(
+            "la cabeza %r no existe; elige entre %s" % (head_id, ", ".join(HEADS))
+        ) from None
