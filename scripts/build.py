@@ -69,11 +69,13 @@ def copy_runtime(out):
 def build_wheel(out):
     """Build the lab_core wheel into out/wheels; return its path in the site."""
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run(
+        done = subprocess.run(
             [sys.executable, "-m", "build", "--wheel", "--no-isolation",
              "--outdir", tmp, str(ROOT)],
-            check=True, stdout=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
+        if done.returncode != 0:
+            raise SystemExit("build: the wheel did not build:\n" + done.stdout)
         wheels = list(Path(tmp).glob("lab_core-*-py3-none-any.whl"))
         if len(wheels) != 1:
             raise SystemExit("build: expected one py3-none-any wheel, got %s" % wheels)

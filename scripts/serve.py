@@ -38,9 +38,9 @@ class LabHandler(SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
-def make_server(root, port=0, host="127.0.0.1", verbose=False):
+def make_server(root, port=0, host="127.0.0.1", verbose=False, handler_class=LabHandler):
     """A threaded HTTP server for `root`; port 0 picks a free port."""
-    handler = functools.partial(LabHandler, directory=str(root))
+    handler = functools.partial(handler_class, directory=str(root))
     server = ThreadingHTTPServer((host, port), handler)
     server.verbose = verbose
     return server

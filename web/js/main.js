@@ -62,6 +62,7 @@ async function boot() {
     `Pyodide ${pyodide} · Python ${python} · NumPy ${numpy} (entorno «${runtime.info.name}», sin red)`;
   for (const control of document.querySelectorAll("select, button")) control.disabled = false;
   setStatus("ready", "Listo: Python calcula en vivo.");
+  performance.mark("lab:ready"); // read by scripts/bench.py
 }
 
 const ready = boot().catch((error) => {

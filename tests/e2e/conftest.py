@@ -1,0 +1,98 @@
+"""Browser fixtures: static/ served on a free 127.0.0.1 port, a real Chromium.
+
+These tests never skip: with no static/ or no Chromium they fail and say why.
+Run them through `make test`, which builds static/ and finds a Chromium.
+"""
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from chromium import launch_options  # noqa: E402
+from serve import make_server  # noqa: E402
+
+STATIC = ROOT / "static"
+
+
+@pytest.fixture(scope="session")
+def base_url():
+    if not (STATIC / "manifest.json").is_file():
+        pytest.fail("static/ is not built: run `make build` (make test does it)")
+    server = make_server(STATIC)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield "http://127.0.0.1:%d/" % server.server_address[1]
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(**launch_options())
+        yield browser
+        browser.close()
+
+
+class Lab:
+    """A page of the lab, read the way a person reads it."""
+
+    def __init__(self, page):
+        self.page = page
+        self.errors = []
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    def open(self, base_url, query=""):
+        self.page.goto(base_url + query)
+        self.page.evaluate("window.lab.ready")
+        return self
+
+    def table(self, caption):
+        """A table (found by its caption) as {row label: [cell texts]}."""
+        table = self.page.get_by_role("table", name=caption)
+        rows = {}
+        for row in table.locator("tbody tr").all():
+            label = row.locator("th").inner_text().strip()
+            rows[label] = [cell.inner_text().strip() for cell in row.locator("td").all()]
+        return rows
+
+    def cell(self, caption, row, column):
+        table = self.page.get_by_role("table", name=caption)
+        columns = [th.inner_text().strip() for th in table.locator("thead th").all()][1:]
+        return self.table(caption)[row][columns.index(column)]
+
+    def selected_row(self, caption):
+        table = self.page.get_by_role("table", name=caption)
+        return table.locator("tbody tr.selected th").inner_text().strip()
+
+    def choose(self, label, option_label):
+        """Pick an option of the control whose visible label is `label`."""
+        self.page.get_by_label(label, exact=True).select_option(label=option_label)
+        # The change handler resolves in a microtask after the event; any later
+        # evaluate runs after it, so this returns the state the page now shows.
+        return self.state()
+
+    def set(self, **partial):
+        return self.page.evaluate("(p) => window.lab.set(p)", partial)
+
+    def state(self):
+        return self.page.evaluate("window.lab.state")
+
+    def notices(self):
+        return [li.inner_text() for li in self.page.locator("#notices li").all()]
+
+
+@pytest.fixture
+def lab(browser, base_url):
+    context = browser.new_context()
+    page = context.new_page()
+    instance = Lab(page)
+    instance.base_url = base_url
+    yield instance
+    context.close()
+    assert instance.errors == [], "uncaught errors in the page: %s" % instance.errors

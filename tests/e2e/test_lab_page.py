@@ -1,0 +1,159 @@
+"""The attention lab in a real Chromium, on the bundled Pyodide runtime."""
+import re
+
+DEFAULT = {"sentence": "parque", "query": 1, "mask": "causal", "head": "lugar"}
+
+
+def number(text):
+    return float(text.replace("−", "-").replace(".", "").replace(",", "."))
+
+
+def test_page_becomes_ready_on_the_bundled_runtime(lab):
+    lab.open(lab.base_url)
+    assert lab.page.locator("#status").inner_text().startswith("Listo")
+    runtime = lab.page.evaluate("window.lab.runtime")
+    assert runtime == {"name": "bundled", "pyodide": "0.17.1",
+                       "python": "3.8.2", "numpy": "1.17.5"}
+    footer = lab.page.locator("footer").inner_text()
+    assert "Pyodide 0.17.1" in footer and "Python 3.8.2" in footer and "NumPy 1.17.5" in footer
+    assert lab.state() == DEFAULT
+    assert lab.page.evaluate("location.search") == (
+        "?sentence=parque&query=1&mask=causal&head=lugar")
+    assert lab.notices() == []
+
+
+def test_article_exercise_through_the_controls(lab):
+    lab.open(lab.base_url)
+    lab.choose("Frase", "El banco del parque")
+    lab.choose("Consulta", "1 · banco")
+    lab.choose("Máscara", "bidireccional")
+    state = lab.choose("Cabeza", "pista de lugar")
+    assert state == dict(DEFAULT, mask="bidirectional")
+    assert lab.selected_row("Puntuaciones") == "banco"
+    assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
+    weight = lab.cell("Pesos", "banco", "parque")
+    assert weight == "0,58" and number(weight) > 0
+
+    lab.choose("Máscara", "causal")
+    assert lab.cell("Puntuaciones", "banco", "parque") == "−∞"
+    assert lab.cell("Pesos", "banco", "parque") == "0"
+    # The remaining weights of the row still add up to 1 (0,50 + 0,50).
+    row = lab.table("Pesos")["banco"]
+    assert sum(number(t) for t in row) == 1.0
+
+
+def test_exercise_button_prepares_the_article_state(lab):
+    lab.open(lab.base_url)
+    lab.page.get_by_role("button", name="Preparar el ejercicio").click()
+    assert lab.state() == dict(DEFAULT, mask="bidirectional")
+    assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
+
+
+def test_causal_banco_row_is_identical_for_both_sentences(lab):
+    lab.open(lab.base_url)
+    for head in ("pista de lugar", "pista financiera", "token anterior"):
+        lab.choose("Cabeza", head)
+        lab.choose("Frase", "El banco del parque")
+        park = {c: lab.table(c)["banco"] for c in ("Puntuaciones", "Pesos")}
+        park_mix = lab.page.locator("#mixture").inner_text()
+        lab.choose("Frase", "El banco de crédito")
+        bank = {c: lab.table(c)["banco"] for c in ("Puntuaciones", "Pesos")}
+        assert park == bank, head
+        assert lab.page.locator("#mixture").inner_text() == park_mix
+    # Bidirectional: the finance cue now sees crédito, and the rows differ.
+    lab.choose("Máscara", "bidireccional")
+    lab.choose("Cabeza", "pista financiera")
+    credit_row = lab.table("Pesos")["banco"]
+    lab.choose("Frase", "El banco del parque")
+    assert lab.table("Pesos")["banco"] != credit_row
+
+
+def test_every_control_changes_the_tables(lab):
+    lab.open(lab.base_url)
+
+    def snapshot():
+        return (lab.table("Puntuaciones"), lab.table("Pesos"), lab.selected_row("Pesos"))
+
+    steps = [("Máscara", "bidireccional"), ("Cabeza", "pista financiera"),
+             ("Frase", "El banco de crédito"), ("Consulta", "3 · crédito")]
+    for label, option in steps:
+        before = snapshot()
+        lab.choose(label, option)
+        assert snapshot() != before, label
+    assert lab.state() == {"sentence": "credito", "query": 3,
+                           "mask": "bidirectional", "head": "finanzas"}
+    assert lab.selected_row("Pesos") == "crédito"
+    # Clicking a row header picks that token as the query too.
+    lab.page.get_by_role("table", name="Pesos").get_by_role("button", name="El").click()
+    assert lab.state()["query"] == 0 and lab.selected_row("Puntuaciones") == "El"
+
+
+def test_a_url_reproduces_a_state(lab, browser):
+    wanted = {"sentence": "credito", "query": 3, "mask": "bidirectional", "head": "finanzas"}
+    lab.open(lab.base_url)
+    lab.set(**wanted)
+    url = lab.page.url
+    tables = (lab.table("Puntuaciones"), lab.table("Pesos"))
+    assert "sentence=credito" in url and "head=finanzas" in url
+
+    other = browser.new_context().new_page()
+    other.goto(url)
+    other.evaluate("window.lab.ready")
+    assert other.evaluate("window.lab.state") == wanted
+    assert other.get_by_label("Cabeza", exact=True).input_value() == "finanzas"
+    again = type(lab)(other)
+    assert (again.table("Puntuaciones"), again.table("Pesos")) == tables
+    other.context.close()
+
+
+def test_bad_urls_leave_a_working_page_and_a_notice(lab):
+    hostile = ("?sentence=perro&query=99&mask=futuro&foo=1"
+               "&head=%3Cimg%20src%3Dx%20onerror%3D%22window.pwned%3D1%22%3E")
+    lab.open(lab.base_url, hostile)
+    assert lab.state() == DEFAULT
+    notices = lab.notices()
+    assert len(notices) == 5
+    assert any("foo" in n for n in notices)
+    assert any("<img" in n for n in notices)  # shown as text, never parsed
+    assert lab.page.locator("main img").count() == 0
+    assert lab.page.evaluate("window.pwned") is None
+    # Still fully working.
+    lab.choose("Máscara", "bidireccional")
+    assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
+    # A good change clears the notices; the URL is rewritten to the real state.
+    assert lab.notices() == []
+    assert "foo" not in lab.page.url and "perro" not in lab.page.url
+
+
+def test_query_text_in_url_is_parsed_or_refused(lab):
+    lab.open(lab.base_url, "?query=2.5&mask=bidirectional")
+    assert lab.state() == dict(DEFAULT, mask="bidirectional")
+    assert len(lab.notices()) == 1 and "query" in lab.notices()[0]
+
+
+def test_lab_set_rejects_bad_values_and_keeps_the_state(lab):
+    lab.open(lab.base_url)
+    lab.set(mask="bidirectional")
+    for partial, pattern in [({"head": "nada"}, "no existe"),
+                             ({"query": 7}, "fuera del rango"),
+                             ({"mask": "<b>x</b>"}, "no existe"),
+                             ({"volumen": 3}, "clave desconocida")]:
+        error = lab.page.evaluate(
+            "(p) => window.lab.set(p).then(() => 'resolved', (e) => e.message)", partial)
+        assert re.search(pattern, error), (partial, error)
+        assert lab.state() == dict(DEFAULT, mask="bidirectional")
+        assert lab.notices() and pattern.split("|")[0] in lab.notices()[0]
+    assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
+    assert lab.page.locator("main b").count() == 0
+
+
+def test_lab_set_resolves_once_the_page_shows_the_state(lab):
+    lab.open(lab.base_url)
+    shown = lab.page.evaluate("""async () => {
+        await window.lab.set({mask: 'bidirectional', head: 'finanzas', sentence: 'credito'});
+        const table = document.getElementById('table-scores');
+        return [location.search, table.rows[2].cells[4].textContent,
+                document.getElementById('ctl-head').value];
+    }""")
+    assert shown == ["?sentence=credito&query=1&mask=bidirectional&head=finanzas",
+                     "1,41", "finanzas"]
