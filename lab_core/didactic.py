@@ -99,6 +99,40 @@ HEADS = {
     },
 }
 
+# The output projection W_O [n_head·d_v, d_model]: it maps the concatenated
+# mixtures back into the residual stream, whose coordinates are the words of
+# VOCABULARY (one-hot embeddings). Rows are the concatenated coordinates, in
+# head order: lugar (lugar, finanzas), finanzas (lugar, finanzas), anterior
+# (eje 1, eje 2). Place evidence pushes towards "parque", money evidence
+# towards "crédito"; the previous-token head is not used by the toy unembedding.
+W_O = (
+    #  El   banco del  parque de   crédito
+    (0.0, 0.0, 0.0, 1.0, 0.0, 0.0),  # lugar · lugar
+    (0.0, 0.0, 0.0, 0.0, 0.0, 1.0),  # lugar · finanzas
+    (0.0, 0.0, 0.0, 1.0, 0.0, 0.0),  # finanzas · lugar
+    (0.0, 0.0, 0.0, 0.0, 0.0, 1.0),  # finanzas · finanzas
+    (0.0, 0.0, 0.0, 0.0, 0.0, 0.0),  # anterior · eje 1
+    (0.0, 0.0, 0.0, 0.0, 0.0, 0.0),  # anterior · eje 2
+)
+
+# The unembedding W_U [d_model, vocabulary]: residual stream -> next-word
+# logits. Rows are residual coordinates (the current word, plus the context
+# the heads wrote in), columns the next word. It encodes a toy bigram model
+# ("El" is followed by "banco", "banco" by "del" or "de") that the context
+# can tip: place evidence favours "del" and "parque", money "de" and "crédito".
+W_U = (
+    #  El   banco del  parque de   crédito   <- next word
+    (0.0, 3.0, 0.0, 0.0, 0.0, 0.0),  # current word El
+    (0.0, 0.0, 1.5, 0.0, 1.5, 0.0),  # current word banco
+    (0.0, 0.0, 0.0, 3.0, 0.0, 0.0),  # current word del
+    (1.0, 0.0, 2.0, 0.0, 0.0, 0.0),  # parque (word or place evidence)
+    (0.0, 0.0, 0.0, 0.0, 0.0, 3.0),  # current word de
+    (1.0, 0.0, 0.0, 0.0, 2.0, 0.0),  # crédito (word or money evidence)
+)
+
+# Single-frequency RoPE: the article's vectors, rotated by position·θ.
+ROPE_DEFAULTS = {"theta": 0.5, "rope_m": 1, "rope_n": 3, "q": (1.0, 0.0), "k": (2.0, 0.0)}
+
 # The state a page opens in: the article's exercise, one click from done.
 DEFAULT_STATE = {
     "sentence": "parque",

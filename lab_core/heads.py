@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .attention import attention, make_mask
-from .didactic import HEADS, SENTENCES, VOCABULARY
+from .didactic import HEADS, SENTENCES, VOCABULARY, W_O
 
 D_MODEL = len(VOCABULARY)
 
@@ -76,3 +76,20 @@ def get_head(head_id):
         raise ValueError(
             "la cabeza %r no existe; elige entre %s" % (head_id, ", ".join(HEADS))
         ) from None
+
+
+def multi_head(sentence_id, mask_kind):
+    # -> dict: runs (one per head, by id), concat [n_seq, n_head·d_v],
+    #    w_o [n_head·d_v, d_model], out [n_seq, d_model]
+    """All heads side by side, then concatenation and the output projection.
+
+    Each head keeps its own projections and its own attention; only here are
+    their mixtures put next to each other and mixed again by W_O.
+    """
+    runs = {head_id: run_head(sentence_id, head_id, mask_kind) for head_id in HEADS}
+    concat = np.concatenate([runs[head_id]["out"] for head_id in HEADS], axis=1)
+    w_o = np.array(W_O, dtype=float)
+    if w_o.shape[0] != concat.shape[1]:
+        raise ValueError("W_O espera %d filas y hay %d coordenadas concatenadas"
+                         % (w_o.shape[0], concat.shape[1]))
+    return {"runs": runs, "concat": concat, "w_o": w_o, "out": concat @ w_o}

@@ -1,36 +1,51 @@
-"""The lab state: its keys, their defaults, and how input is checked.
+"""Lab state: typed keys, defaults, and how input is checked.
 
-The page owns the state (a plain object mirrored in the URL) but every value
-is checked here, before any computation, so the rules live in one place:
+Each lab declares its keys as a `Spec`: an ordered map key -> parser, plus
+defaults. A parser takes (value, state so far) and returns the clean value or
+raises ValueError with a message for the user; keys are parsed in order, so a
+later key may depend on an earlier one (a query position on the sentence).
 
-- `update_state(current, partial)` is strict: the first bad value raises a
-  ValueError whose message is shown to the user (`lab.set` rejects with it).
-- `state_from_params(params)` is lenient, for URLs a person may have typed:
-  each bad value falls back to its default and yields a notice.
+- `update_state(spec, current, partial)` is strict: the first bad value
+  raises (`lab.set` rejects with its message, the state stays as it was).
+- `state_from_params(spec, params)` is lenient, for URLs a person may have
+  typed: each bad value falls back to its default and yields a notice.
 """
 from __future__ import annotations
 
+import math
 import re
-
-from .attention import MASK_KINDS
-from .didactic import DEFAULT_STATE, HEADS, SENTENCES
+from urllib.parse import urlencode
 
 _INT_TEXT = re.compile(r"^[+-]?\d{1,9}$")
+_FLOAT_TEXT = re.compile(r"^[+-]?(\d{1,9}(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?$")
 
 
-def _shown(value):
+class Spec:
+    """The keys of one lab: parsers in order, and the default state."""
+
+    def __init__(self, parsers, defaults):
+        if list(parsers) != list(defaults):
+            raise ValueError("parsers and defaults must list the same keys in order")
+        self.parsers = parsers
+        self.defaults = defaults
+
+    def default_state(self):
+        return dict(self.defaults)
+
+
+def shown(value):
     """A short, printable rendering of a user's value for messages."""
     text = value if isinstance(value, str) else repr(value)
     return text if len(text) <= 40 else text[:39] + "…"
 
 
-def _choice(key, options):
+def choice(key, options):
+    """A parser that accepts one of `options` (strings)."""
     def parse(value, state):
         if isinstance(value, str) and value in options:
             return value
         raise ValueError(
-            "%s «%s» no existe; opciones: %s"
-            % (key, _shown(value), ", ".join(options))
+            "%s «%s» no existe; opciones: %s" % (key, shown(value), ", ".join(options))
         )
 
     return parse
@@ -38,77 +53,107 @@ def _choice(key, options):
 
 def parse_int(key, value, low, high):
     """An integer in [low, high], given as a number or as decimal text."""
+    number = None
     if isinstance(value, bool):
-        number = None
+        pass
     elif isinstance(value, int):
         number = value
     elif isinstance(value, float) and value.is_integer():
         number = int(value)
     elif isinstance(value, str) and _INT_TEXT.match(value.strip()):
         number = int(value.strip())
-    else:
-        number = None
     if number is None:
-        raise ValueError("%s «%s» no es un número entero" % (key, _shown(value)))
+        raise ValueError("%s «%s» no es un número entero" % (key, shown(value)))
     if not low <= number <= high:
-        raise ValueError(
-            "%s=%d está fuera del rango %d a %d" % (key, number, low, high)
-        )
+        raise ValueError("%s=%d está fuera del rango %d a %d" % (key, number, low, high))
     return number
 
 
-def _query(value, state):
-    tokens = SENTENCES[state["sentence"]]["tokens"]
-    return parse_int("query", value, 0, len(tokens) - 1)
+def parse_float(key, value, low, high):
+    """A finite number in [low, high], as a number or text ('0.5' or '0,5')."""
+    number = None
+    if isinstance(value, bool):
+        pass
+    elif isinstance(value, (int, float)):
+        number = float(value)
+    elif isinstance(value, str):
+        text = value.strip().replace(",", ".")
+        if _FLOAT_TEXT.match(text):
+            number = float(text)
+    if number is None or not math.isfinite(number):
+        raise ValueError("%s «%s» no es un número finito" % (key, shown(value)))
+    if not low <= number <= high:
+        raise ValueError("%s=%s está fuera del rango %s a %s" % (key, number, low, high))
+    return number
 
 
-# Key -> parser(value, state so far). Order matters: `query` is checked
-# against the sentence chosen before it.
-PARSERS = {
-    "sentence": _choice("sentence", tuple(SENTENCES)),
-    "query": _query,
-    "mask": _choice("mask", MASK_KINDS),
-    "head": _choice("head", tuple(HEADS)),
-}
+def int_range(key, low, high):
+    return lambda value, state: parse_int(key, value, low, high)
 
 
-def default_state():
-    return dict(DEFAULT_STATE)
+def float_range(key, low, high):
+    return lambda value, state: parse_float(key, value, low, high)
 
 
-def update_state(current, partial):
+def vector2(key, low, high):
+    """Two finite numbers: a list [x, y] or the text 'x;y' (URL form)."""
+    def parse(value, state):
+        parts = value.split(";") if isinstance(value, str) else value
+        if not isinstance(parts, (list, tuple)) or len(parts) != 2:
+            raise ValueError("%s «%s» debe tener dos coordenadas, como 1;0"
+                             % (key, shown(value)))
+        return [parse_float(key, part, low, high) for part in parts]
+
+    return parse
+
+
+def update_state(spec, current, partial):
     """Strict: apply `partial` on top of `current`, or raise ValueError."""
     if not isinstance(partial, dict):
         raise ValueError("lab.set espera un objeto, por ejemplo {mask: 'causal'}")
-    unknown = [key for key in partial if key not in PARSERS]
+    unknown = [key for key in partial if key not in spec.parsers]
     if unknown:
-        raise ValueError(
-            "clave desconocida «%s»; las claves son: %s"
-            % (_shown(unknown[0]), ", ".join(PARSERS))
-        )
-    state = default_state()
-    state.update(current)
-    for key, parse in PARSERS.items():
-        value = partial.get(key, state[key])
-        state[key] = parse(value, state)
+        raise ValueError("clave desconocida «%s»; las claves son: %s"
+                         % (shown(unknown[0]), ", ".join(spec.parsers)))
+    state = spec.default_state()
+    state.update({k: v for k, v in (current or {}).items() if k in spec.parsers})
+    for key, parse in spec.parsers.items():
+        state[key] = parse(partial.get(key, state[key]), state)
     return state
 
 
-def state_from_params(params):
+def state_from_params(spec, params):
     """Lenient: (state, notices). Bad or unknown values fall back to defaults."""
-    state, notices = default_state(), []
+    state, notices = spec.default_state(), []
     for key in params:
-        if key not in PARSERS:
-            notices.append("Se ignoró el parámetro desconocido «%s»." % _shown(key))
-    for key, parse in PARSERS.items():
+        if key not in spec.parsers:
+            notices.append("Se ignoró el parámetro desconocido «%s»." % shown(key))
+    for key, parse in spec.parsers.items():
         if key not in params:
             state[key] = parse(state[key], state)
             continue
         try:
             state[key] = parse(params[key], state)
         except ValueError as error:
-            state[key] = parse(DEFAULT_STATE[key], state)
-            notices.append(
-                "Se ignoró %s: %s. Se usa %s=%s." % (key, error, key, state[key])
-            )
+            state[key] = parse(spec.defaults[key], state)
+            notices.append("Se ignoró %s: %s. Se usa el valor por defecto." % (key, error))
     return state, notices
+
+
+def _url_text(value):
+    if isinstance(value, (list, tuple)):
+        return ";".join(_url_text(v) for v in value)
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else repr(value)
+    return str(value)
+
+
+def query_string(spec, state):
+    """The URL form of a state: only the keys that differ from the default.
+
+    Opening '?' + this text reproduces the state: `state_from_params` reads
+    exactly these forms back.
+    """
+    changed = [(key, _url_text(state[key])) for key in spec.parsers
+               if state[key] != spec.defaults[key]]
+    return urlencode(changed, safe=";")

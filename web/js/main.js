@@ -3,8 +3,9 @@
 //   lab.ready       Promise, resolves once Python is live and the page drawn
 //   lab.state       a copy of the current state
 //   lab.set(p)      Promise, resolves once the page shows the state with `p`
-//                   applied, rejects (state unchanged) on a bad value
+//                   applied; rejects (state unchanged) on a bad value
 //   lab.runtime     {name, pyodide, python, numpy} once ready
+// Which lab this page is comes from <body data-lab>.
 
 import { bootRuntime } from "./runtime.js";
 import { renderNotices, renderView } from "./render.js";
@@ -12,12 +13,14 @@ import { renderNotices, renderView } from "./render.js";
 // URL keys that belong to the page, not to the lab state.
 const PAGE_KEYS = new Set(["runtime"]);
 
+const labName = document.body.dataset.lab;
 const root = document.querySelector("main");
 const statusBox = document.getElementById("status");
 const statusText = document.getElementById("status-text");
 const noticeList = document.getElementById("notices");
 
 let state = null;
+let view = null;
 let call = null;
 
 function paramsFromURL() {
@@ -28,21 +31,43 @@ function paramsFromURL() {
   return params;
 }
 
-function mirrorInURL(nextState) {
-  const params = new URLSearchParams(location.search);
-  for (const key of [...params.keys()]) {
-    if (!PAGE_KEYS.has(key)) params.delete(key);
+// Python gives the state's canonical query string; page keys are kept.
+function mirrorInURL(queryString) {
+  const params = new URLSearchParams(queryString);
+  for (const [key, value] of new URLSearchParams(location.search)) {
+    if (PAGE_KEYS.has(key)) params.set(key, value);
   }
-  for (const [key, value] of Object.entries(nextState)) params.set(key, String(value));
-  history.replaceState(null, "", `${location.pathname}?${params}`);
+  const search = params.toString().replaceAll("%3B", ";");
+  history.replaceState(null, "", `${location.pathname}${search ? `?${search}` : ""}${location.hash}`);
 }
 
-function show(view) {
-  state = view.state;
-  renderView(root, view);
-  renderNotices(noticeList, view.notices);
-  mirrorInURL(state);
-  document.body.dataset.state = JSON.stringify(state);
+function showPanel(panel, scroll) {
+  for (const link of document.querySelectorAll("a[data-panel]")) {
+    if (link.dataset.panel === panel) link.setAttribute("aria-current", "true");
+    else link.removeAttribute("aria-current");
+  }
+  const section = panel && document.getElementById(panel);
+  if (scroll && section) section.scrollIntoView({ block: "start" });
+}
+
+function show(next) {
+  const previousPanel = state && state.panel;
+  view = next;
+  state = next.state;
+  renderView(root, next);
+  renderNotices(noticeList, next.notices);
+  mirrorInURL(next.query_string);
+  syncButtons();
+  if ("panel" in state) showPanel(state.panel, previousPanel !== undefined && previousPanel !== state.panel);
+}
+
+function syncButtons() {
+  const prev = document.getElementById("step-prev");
+  const next = document.getElementById("step-next");
+  if (prev && next && "step" in state) {
+    prev.disabled = state.step <= 1;
+    next.disabled = state.step >= view.sentence.tokens.length;
+  }
 }
 
 function setStatus(phase, text) {
@@ -53,14 +78,17 @@ function setStatus(phase, text) {
 async function boot() {
   const runtime = await bootRuntime((step) => setStatus("loading", `${step}…`));
   call = runtime.call;
-  const reply = call({ from: "url", state: paramsFromURL() });
+  const params = paramsFromURL();
+  const reply = call({ lab: labName, from: "url", state: params });
   if (!reply.ok) throw new Error(reply.error);
   show(reply.view);
+  if ("panel" in params && state.panel === params.panel) showPanel(state.panel, true);
   lab.runtime = runtime.info;
   const { pyodide, python, numpy } = runtime.info;
   document.getElementById("runtime-text").textContent =
     `Pyodide ${pyodide} · Python ${python} · NumPy ${numpy} (entorno «${runtime.info.name}», sin red)`;
-  for (const control of document.querySelectorAll("select, button")) control.disabled = false;
+  for (const control of document.querySelectorAll("select, button, input")) control.disabled = false;
+  syncButtons();
   setStatus("ready", "Listo: Python calcula en vivo.");
   performance.mark("lab:ready"); // read by scripts/bench.py
 }
@@ -72,7 +100,7 @@ const ready = boot().catch((error) => {
 
 async function set(partial) {
   await ready;
-  const reply = call({ from: "set", current: state, state: partial });
+  const reply = call({ lab: labName, from: "set", current: state, state: partial });
   if (!reply.ok) {
     renderNotices(noticeList, [`No se aplicó el cambio: ${reply.error}.`]);
     throw new Error(reply.error);
@@ -84,23 +112,50 @@ async function set(partial) {
 const lab = {
   ready,
   get state() {
-    return state ? { ...state } : null;
+    return state ? structuredClone(state) : null;
   },
   set,
   runtime: null,
 };
 window.lab = lab;
 
-// Controls and row headers only ever send a partial state through lab.set.
-document.getElementById("controls").addEventListener("change", (event) => {
-  const key = event.target.dataset.key;
-  if (key) set({ [key]: event.target.value }).catch(() => {});
-});
-root.addEventListener("click", (event) => {
+// ---------------------------------------------------------------- events
+// Every control only ever sends a partial state through lab.set.
+
+function valueOf(input) {
+  const key = input.dataset.key;
+  if (input.dataset.index === undefined) return input.value;
+  return [...document.querySelectorAll(`[data-key="${key}"][data-index]`)]
+    .sort((a, b) => a.dataset.index - b.dataset.index)
+    .map((item) => item.value);
+}
+
+function onControl(event) {
+  const input = event.target.closest("[data-key]");
+  if (!input) return;
+  if (event.type === "input" && input.type !== "range") return;
+  set({ [input.dataset.key]: valueOf(input) }).catch(() => {});
+}
+document.addEventListener("change", onControl);
+document.addEventListener("input", onControl);
+
+document.addEventListener("click", (event) => {
   const pick = event.target.closest("button.row-pick");
-  if (pick) set({ query: pick.dataset.query }).catch(() => {});
+  if (pick) {
+    set({ [pick.dataset.pick]: pick.dataset.value }).catch(() => {});
+    return;
+  }
+  const link = event.target.closest("a[data-panel]");
+  if (link) set({ panel: link.dataset.panel }).catch(() => {});
 });
-document.getElementById("exercise-go").addEventListener("click", () => {
-  set({ sentence: "parque", query: 1, mask: "bidirectional", head: "lugar" }).catch(() => {});
-});
+
+const actions = {
+  "exercise-go": () => ({ sentence: "parque", query: 1, key: 3, mask: "bidirectional", head: "lugar" }),
+  "step-prev": () => ({ step: state.step - 1 }),
+  "step-next": () => ({ step: state.step + 1 }),
+};
+for (const [id, partial] of Object.entries(actions)) {
+  const button = document.getElementById(id);
+  if (button) button.addEventListener("click", () => set(partial()).catch(() => {}));
+}
 ready.catch(() => {});

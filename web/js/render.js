@@ -1,10 +1,18 @@
-// Draws a view (the JSON dict built by lab_core.views.build_view).
-// Elements say what they show: data-render names a renderer in RENDERERS,
-// data-source is a dotted path into the view. Text always goes in through
-// textContent; nothing from the view or the URL is parsed as HTML.
+// Draws a view (the JSON dict built by lab_core; keys in lab_core/views.py).
+//
+// Elements say what they show: data-render names a renderer in RENDERERS
+// (an unknown name throws), data-source is a dotted path into the current
+// scope of the view. Two renderers open a new scope for their children:
+//   each  repeats its <template> once per item of a list;
+//   with  renders its children against an object, and hides itself on null.
+// Text always goes in through textContent: nothing from the view or the URL
+// is ever parsed as HTML.
 
-function lookup(view, path) {
-  let value = view;
+const SVG = "http://www.w3.org/2000/svg";
+
+function lookup(scope, path) {
+  if (path === ".") return scope;
+  let value = scope;
   for (const part of path.split(".")) {
     if (value === null || typeof value !== "object" || !(part in value)) {
       throw new Error(`la vista no tiene «${path}»`);
@@ -21,33 +29,58 @@ function el(tag, text, className) {
   return node;
 }
 
+// ------------------------------------------------------------ renderers
+
 function renderText(node, value) {
-  node.textContent = String(value);
+  const text = String(value);
+  if (node.textContent !== text) node.textContent = text;
+}
+
+// Sets data-flag="true|false|…" so CSS can style by a value (ok/bad, masked).
+function renderFlag(node, value) {
+  node.dataset.flag = String(value);
 }
 
 function renderSelect(node, control) {
   const wanted = control.options.map((o) => `${o.value}\u0000${o.label}`).join("\u0001");
-  if (node.dataset.options !== wanted) {
-    node.replaceChildren(
-      ...control.options.map((option) => {
-        const item = el("option", option.label);
-        item.value = String(option.value);
-        return item;
-      }),
-    );
-    node.dataset.options = wanted;
+  if (node.dataset.options === wanted) return;
+  node.replaceChildren(
+    ...control.options.map((option) => {
+      const item = el("option", option.label);
+      item.value = String(option.value);
+      return item;
+    }),
+  );
+  node.dataset.options = wanted;
+}
+
+// <input type=range|number>: bounds from the control spec.
+function renderNumber(node, control) {
+  for (const bound of ["min", "max", "step"]) {
+    if (bound in control) node[bound] = String(control[bound]);
   }
 }
 
-// A table: caption, column headers (keys), one row per query token.
-// data-numeric="heat" shades each cell by its value (a weight in [0, 1]).
-function renderTable(node, table) {
-  const heat = node.dataset.numeric === "heat";
-  const element = el("table", undefined, `lab-table ${heat ? "heat" : ""}`);
+function tableShape(table) {
+  return JSON.stringify([table.id, table.caption, table.corner, table.columns,
+    table.rows.map((row) => [row.label, row.cells.length])]);
+}
+
+function fillCell(td, cell, heat) {
+  renderText(td, cell.text);
+  td.classList.toggle("masked", Boolean(cell.masked));
+  td.classList.toggle("diagonal", Boolean(cell.diagonal));
+  if (heat && cell.value !== null && !cell.masked) {
+    td.style.setProperty("--w", String(Math.max(0, Math.min(1, cell.value))));
+  } else {
+    td.style.removeProperty("--w");
+  }
+}
+
+function buildTable(node, table) {
+  const element = el("table", undefined, "lab-table");
   element.id = `table-${table.id}`;
   element.append(el("caption", table.caption));
-
-  const head = el("thead");
   const headRow = el("tr");
   headRow.append(el("th", table.corner, "corner"));
   for (const column of table.columns) {
@@ -55,45 +88,205 @@ function renderTable(node, table) {
     th.scope = "col";
     headRow.append(th);
   }
+  const head = el("thead");
   head.append(headRow);
-
   const body = el("tbody");
+  const pickable = node.dataset.pick;
   table.rows.forEach((row, i) => {
-    const tr = el("tr", undefined, row.selected ? "selected" : "");
-    if (row.selected) tr.setAttribute("aria-current", "true");
+    const tr = el("tr");
     const th = el("th");
     th.scope = "row";
-    const pick = el("button", row.label, "row-pick");
-    pick.type = "button";
-    pick.dataset.query = String(i);
-    pick.title = `Usar «${row.label}» como consulta`;
-    th.append(pick);
-    tr.append(th);
-    for (const cell of row.cells) {
-      const td = el("td", cell.text, cell.masked ? "masked" : "");
-      if (heat && cell.value !== null) td.style.setProperty("--w", String(cell.value));
-      tr.append(td);
+    if (pickable && i < table.rows.length) {
+      const pick = el("button", row.label, "row-pick");
+      pick.type = "button";
+      pick.dataset.pick = pickable;
+      pick.dataset.value = String(i);
+      pick.title = `Elegir «${row.label}»`;
+      th.append(pick);
+    } else {
+      th.textContent = row.label;
     }
+    tr.append(th, ...row.cells.map(() => el("td")));
     body.append(tr);
   });
   element.append(head, body);
   node.replaceChildren(element);
+  return element;
+}
+
+// Tables update in place when their shape is unchanged, so CSS transitions
+// (the mask closing cell by cell) can play and focus is not lost.
+function renderTable(node, table) {
+  const heat = node.dataset.numeric === "heat";
+  let element = node.querySelector("table");
+  const shape = tableShape(table);
+  if (!element || node.dataset.shape !== shape) {
+    element = buildTable(node, table);
+    node.dataset.shape = shape;
+  }
+  element.classList.toggle("heat", heat);
+  const rows = element.tBodies[0].rows;
+  table.rows.forEach((row, i) => {
+    const tr = rows[i];
+    tr.classList.toggle("selected", Boolean(row.selected));
+    if (row.selected) tr.setAttribute("aria-current", "true");
+    else tr.removeAttribute("aria-current");
+    row.cells.forEach((cell, j) => fillCell(tr.cells[j + 1], cell, heat));
+  });
+}
+
+// A question whose answer (computed in Python) is revealed once the reader
+// picks. What the reader picked is page state, kept per question id.
+const picked = new Map();
+
+function renderPredict(node, prompt) {
+  if (node.dataset.prompt !== prompt.id) {
+    node.dataset.prompt = prompt.id;
+    const options = el("div", undefined, "predict-options");
+    for (const option of prompt.options) {
+      const button = el("button", option.label);
+      button.type = "button";
+      button.dataset.value = String(option.value);
+      button.addEventListener("click", () => {
+        picked.set(prompt.id, String(option.value));
+        revealPrediction(node, prompt);
+      });
+      options.append(button);
+    }
+    node.replaceChildren(el("p", "Predice antes de mirar", "predict-kicker"),
+      el("p", prompt.question, "predict-question"), options,
+      el("p", undefined, "predict-verdict"));
+  }
+  node.currentPrompt = prompt;
+  revealPrediction(node, prompt);
+}
+
+function revealPrediction(node, prompt) {
+  const choice = picked.get(prompt.id);
+  const verdict = node.querySelector(".predict-verdict");
+  for (const button of node.querySelectorAll(".predict-options button")) {
+    button.setAttribute("aria-pressed", String(button.dataset.value === choice));
+  }
+  if (choice === undefined) {
+    verdict.textContent = "";
+    node.dataset.revealed = "false";
+    return;
+  }
+  const right = prompt.answers.map(String).includes(choice);
+  verdict.textContent = `${right ? "¡Bien visto!" : "No exactamente."} ${prompt.explanation}`;
+  node.dataset.revealed = right ? "right" : "wrong";
+}
+
+// The RoPE picture: q and k before (faint) and after rotation (solid).
+function renderRopeDrawing(node, drawing) {
+  const size = 240;
+  const c = size / 2;
+  const scale = (size / 2 - 24) / drawing.extent;
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `0 0 ${size} ${size}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "Vectores q y k antes y después del giro");
+  const add = (tag, attrs, text) => {
+    const item = document.createElementNS(SVG, tag);
+    for (const [key, value] of Object.entries(attrs)) item.setAttribute(key, String(value));
+    if (text !== undefined) item.textContent = text;
+    svg.append(item);
+    return item;
+  };
+  const defs = add("defs", {});
+  for (const role of ["q", "k"]) {
+    const marker = document.createElementNS(SVG, "marker");
+    for (const [key, value] of Object.entries({ id: `arrow-${role}`, viewBox: "0 0 10 10",
+      refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse" })) {
+      marker.setAttribute(key, String(value));
+    }
+    const path = document.createElementNS(SVG, "path");
+    path.setAttribute("d", "M0,0 L10,5 L0,10 z");
+    path.setAttribute("class", `rope-${role}`);
+    marker.append(path);
+    defs.append(marker);
+  }
+  add("line", { x1: 8, y1: c, x2: size - 8, y2: c, class: "axis" });
+  add("line", { x1: c, y1: 8, x2: c, y2: size - 8, class: "axis" });
+  add("circle", { cx: c, cy: c, r: scale, class: "unit" });
+  for (const v of drawing.vectors) {
+    const x = c + v.x * scale;
+    const y = c - v.y * scale;
+    add("line", { x1: c, y1: c, x2: x, y2: y, "marker-end": `url(#arrow-${v.role})`,
+      class: `vec rope-${v.role} ${v.moved ? "moved" : "original"}` });
+    add("text", { x: x + (v.x >= 0 ? 4 : -4), y: y - 4,
+      "text-anchor": v.x >= 0 ? "start" : "end", class: `label rope-${v.role}` }, v.name);
+  }
+  node.replaceChildren(svg);
+}
+
+// ------------------------------------------------------------- scopes
+
+// Each item is a clone of the template's single root element (or, with
+// several roots, a <div> around them), drawn with the item as its scope.
+function renderEach(node, items) {
+  const template = node.querySelector(":scope > template");
+  if (!template) throw new Error("«each» necesita un <template>");
+  const current = [...node.children].filter((child) => child !== template);
+  while (current.length > items.length) current.pop().remove();
+  while (current.length < items.length) {
+    const roots = template.content.children;
+    let item;
+    if (roots.length === 1) {
+      item = roots[0].cloneNode(true);
+    } else {
+      item = el("div", undefined, "each-item");
+      item.append(template.content.cloneNode(true));
+    }
+    node.append(item);
+    current.push(item);
+  }
+  items.forEach((item, i) => renderNode(current[i], item));
+}
+
+function renderWith(node, value) {
+  node.hidden = value === null || value === false;
+  if (!node.hidden) renderChildren(node, value);
 }
 
 const RENDERERS = {
   text: renderText,
+  flag: renderFlag,
   select: renderSelect,
+  number: renderNumber,
   table: renderTable,
+  predict: renderPredict,
+  "rope-drawing": renderRopeDrawing,
+  each: renderEach,
+  with: renderWith,
 };
 
-export function renderView(root, view) {
-  for (const node of root.querySelectorAll("[data-render]")) {
-    const renderer = RENDERERS[node.dataset.render];
-    if (!renderer) throw new Error(`no hay un dibujante llamado «${node.dataset.render}»`);
-    renderer(node, lookup(view, node.dataset.source));
+// Walk the tree: a node with data-render draws from `scope`; `each` and
+// `with` draw their own children, so the walk stops there.
+function renderNode(node, scope) {
+  const name = node.dataset.render;
+  if (name) {
+    const renderer = RENDERERS[name];
+    if (!renderer) throw new Error(`no hay un dibujante llamado «${name}»`);
+    renderer(node, lookup(scope, node.dataset.source));
+    if (name === "each" || name === "with") return;
   }
-  for (const select of root.querySelectorAll("select[data-key]")) {
-    select.value = String(view.state[select.dataset.key]);
+  renderChildren(node, scope);
+}
+
+function renderChildren(node, scope) {
+  for (const child of node.children) {
+    if (child.tagName !== "TEMPLATE") renderNode(child, scope);
+  }
+}
+
+export function renderView(root, view) {
+  renderChildren(root, view);
+  for (const input of root.querySelectorAll("[data-key]")) {
+    const value = view.state[input.dataset.key];
+    const index = input.dataset.index;
+    const text = String(index === undefined ? value : value[Number(index)]);
+    if (input.value !== text && document.activeElement !== input) input.value = text;
   }
 }
 

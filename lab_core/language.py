@@ -1,0 +1,47 @@
+"""From attention outputs to next-word probabilities, and the training loss.
+
+Attention weights spread over *positions of the context*; these
+probabilities spread over *words of the vocabulary*. They are computed after
+the heads: residual = x + MHA(x), logits = residual · W_U, softmax.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .attention import softmax
+from .didactic import VOCABULARY, W_U
+from .heads import embed, get_sentence, multi_head
+
+
+def next_word_probs(sentence_id, mask_kind):
+    # -> residual [n_seq, d_model], logits [n_seq, vocab], probs [n_seq, vocab]
+    """Every position's distribution over the next word, all at once."""
+    tokens = get_sentence(sentence_id)["tokens"]
+    residual = embed(tokens) + multi_head(sentence_id, mask_kind)["out"]
+    logits = residual @ np.array(W_U, dtype=float)
+    return residual, logits, softmax(logits)
+
+
+def cross_entropy(probs, targets):  # [n, vocab], n ints -> [n]
+    """−ln p(target) per position: 0 when the model is sure and right."""
+    return -np.log(probs[np.arange(len(targets)), targets])
+
+
+def training_step(sentence_id, mask_kind):
+    """Causal training in parallel: position i is scored against token i+1.
+
+    Every position is computed in one pass; the mask alone decides what each
+    one may see. The last position has no next token, so it has no target.
+    Returns inputs, targets (words), p(target), losses and their mean.
+    """
+    tokens = get_sentence(sentence_id)["tokens"]
+    _, _, probs = next_word_probs(sentence_id, mask_kind)
+    targets = [VOCABULARY.index(word) for word in tokens[1:]]
+    losses = cross_entropy(probs[:-1], targets)
+    return {
+        "inputs": list(tokens[:-1]),
+        "targets": list(tokens[1:]),
+        "p_target": probs[np.arange(len(targets)), targets],
+        "losses": losses,
+        "loss": float(np.mean(losses)),
+    }

@@ -1,0 +1,32 @@
+"""Rotary position embedding (RoPE) with a single frequency (Su et al., 2021).
+
+A 2-D query at position m is rotated by the angle m·θ, a key at position n by
+n·θ. Rotations keep lengths, and R(a)ᵀR(b) = R(b − a), so
+
+    (R(mθ) q) · (R(nθ) k) = q · R((n − m)θ) k,
+
+which depends on the positions only through the offset n − m. Real models
+rotate many coordinate pairs, each with its own frequency; one pair is enough
+to see the idea.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+def rotation(angle):  # float -> [2, 2]
+    c, s = np.cos(angle), np.sin(angle)
+    return np.array([[c, -s], [s, c]])
+
+
+def rope_rotate(x, pos, theta):  # [2], int, float -> [2]
+    """Rotate a 2-D vector by pos·θ radians."""
+    x = np.asarray(x, dtype=float)
+    if x.shape != (2,):
+        raise ValueError("RoPE de una frecuencia gira vectores de 2 coordenadas")
+    return rotation(pos * theta) @ x
+
+
+def rope_score(q, k, m, n, theta):  # [2], [2], int, int, float -> float
+    """q_m · k_n: the dot product after rotating q to m and k to n."""
+    return float(rope_rotate(q, m, theta) @ rope_rotate(k, n, theta))
