@@ -116,9 +116,11 @@ def controls(state):
 
 # ---------------------------------------------------------- score tables
 
-def _score_tables(run, query, label):
+def _score_tables(run, query, head_id, many):
     tokens, mask = run["tokens"], run["mask"]
+    label = HEADS[head_id]["label"] if many else None
     suffix = "" if label is None else " · " + label
+    id_suffix = "-" + head_id if many else ""
 
     def rows(matrix, masked_text, masked_value):
         out = []
@@ -134,18 +136,16 @@ def _score_tables(run, query, label):
     corner = "consulta \\ clave"
     return {
         "head": label or "",
-        "scores": d.table("scores", "Puntuaciones" + suffix, tokens,
+        "scores": d.table("scores" + id_suffix, "Puntuaciones" + suffix, tokens,
                           rows(run["scores"], d.MASKED_TEXT, None), corner),
-        "weights": d.table("weights", "Pesos" + suffix, tokens,
+        "weights": d.table("weights" + id_suffix, "Pesos" + suffix, tokens,
                            rows(run["weights"], "0", 0.0), corner),
     }
 
 
 def score_tables(state, runs):
     heads = shown_heads(state)
-    many = len(heads) > 1
-    return [_score_tables(runs[h], state["query"], HEADS[h]["label"] if many else None)
-            for h in heads]
+    return [_score_tables(runs[h], state["query"], h, len(heads) > 1) for h in heads]
 
 
 # ------------------------------------------- panel 1: where a score comes from
@@ -194,7 +194,7 @@ def _arithmetic(run, head_id, i, j):
         "weight": "0" if masked else d.fmt(run["weights"][i, j]),
         "masked": bool(masked),
         "why": why,
-        "softmax": d.table("softmax", "Softmax de la fila de «%s»" % tokens[i],
+        "softmax": d.table("softmax-" + head_id, "Softmax de la fila de «%s»" % tokens[i],
                            ["puntuación", "e^(p − máx)", "peso"], softmax_rows, "clave"),
     }
 
@@ -242,7 +242,7 @@ def _mixture(run, head_id, i):
         "head": HEADS[head_id]["label"],
         "out": d.fmt_vector(run["out"][i]),
         "d_v": int(v.shape[1]),
-        "table": d.table("mixture", "Contribuciones a la salida de «%s» · %s"
+        "table": d.table("mixture-" + head_id, "Contribuciones a la salida de «%s» · %s"
                          % (tokens[i], HEADS[head_id]["label"]),
                          ["peso", "valor V", "peso × V"], rows, "posición"),
     }

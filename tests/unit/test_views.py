@@ -1,16 +1,27 @@
 """The view contract and the state rules, as the page sees them (JSON in, JSON out)."""
+import itertools
 import json
 import re
 
 import pytest
 
+from lab_core import attention_lab
 from lab_core.didactic import DEFAULT_STATE, HEADS, SENTENCES
-from lab_core.state import state_from_params, update_state
-from lab_core.views import build_view, fmt, handle
+from lab_core.display import fmt, fmt_sci, fmt_short
+from lab_core.state import query_string, state_from_params, update_state
+from lab_core.views import handle
+
+SPEC = attention_lab.SPEC
+DEFAULT = SPEC.default_state()
 
 
 def ask(**request):
+    request.setdefault("lab", "attention")
     return json.loads(handle(json.dumps(request)))
+
+
+def set_state(partial, current=None):
+    return ask(**{"from": "set", "current": current or DEFAULT, "state": partial})
 
 
 def strict_load(text):
@@ -20,69 +31,108 @@ def strict_load(text):
     return json.loads(text, parse_constant=refuse)
 
 
-def all_states():
-    for sentence in SENTENCES:
-        for query in range(len(SENTENCES[sentence]["tokens"])):
-            for mask in ("causal", "bidirectional"):
-                for head in HEADS:
-                    yield {"sentence": sentence, "query": query, "mask": mask, "head": head}
+def test_default_state_is_the_articles_exercise_one_click_away():
+    assert {k: DEFAULT[k] for k in DEFAULT_STATE} == {
+        "sentence": "parque", "query": 1, "mask": "causal", "head": "lugar"}
+    assert DEFAULT["key"] == 3  # parque
 
 
 def test_every_view_is_strict_json():
-    for state in all_states():
-        text = json.dumps(build_view(state), allow_nan=False)
-        view = strict_load(text)
-        assert view["state"] == state
+    states = itertools.product(SENTENCES, range(4), ("causal", "bidirectional"),
+                               list(HEADS) + ["all"], (1, 4))
+    for sentence, query, mask, head, step in states:
+        state = dict(DEFAULT, sentence=sentence, query=query, mask=mask, head=head,
+                     step=step, key=(query + 2) % 4)
+        text = handle(json.dumps({"lab": "attention", "from": "set", "current": state,
+                                  "state": {}}))
+        reply = strict_load(text)
+        assert reply["ok"] and reply["view"]["state"] == state
 
 
 def test_article_exercise_in_the_view():
-    reply = ask(**{"from": "set", "current": DEFAULT_STATE,
-                   "state": {"mask": "bidirectional"}})
+    reply = set_state({"mask": "bidirectional"})
     assert reply["ok"]
-    scores = reply["view"]["tables"]["scores"]
+    (pair,) = reply["view"]["tables"]
+    scores = pair["scores"]
+    assert scores["caption"] == "Puntuaciones"
     banco = scores["rows"][1]
     assert banco["label"] == "banco" and banco["selected"]
     assert scores["columns"][3] == "parque"
     assert banco["cells"][3]["text"] == "1,41"
-    weight = reply["view"]["tables"]["weights"]["rows"][1]["cells"][3]
+    weight = pair["weights"]["rows"][1]["cells"][3]
     assert weight["value"] > 0 and weight["text"] == "0,58"
+    (block,) = reply["view"]["arithmetic"]["blocks"]
+    assert block["expression"] == "(1·2 + 0·0) / √2 = 1,41"
+    assert block["q"] == "(1; 0)" and block["k"] == "(2; 0)"
 
-    closed = ask(**{"from": "set", "current": reply["view"]["state"],
-                    "state": {"mask": "causal"}})["view"]
-    assert closed["tables"]["scores"]["rows"][1]["cells"][3] == {
+    closed = set_state({"mask": "causal"}, reply["view"]["state"])["view"]
+    (pair,) = closed["tables"]
+    assert pair["scores"]["rows"][1]["cells"][3] == {
         "value": None, "text": "−∞", "masked": True}
-    assert closed["tables"]["weights"]["rows"][1]["cells"][3]["value"] == 0.0
-    assert closed["tables"]["weights"]["rows"][1]["cells"][3]["text"] == "0"
+    assert pair["weights"]["rows"][1]["cells"][3]["value"] == 0.0
+    assert pair["weights"]["rows"][1]["cells"][3]["text"] == "0"
+    (block,) = closed["arithmetic"]["blocks"]
+    assert block["masked"] and block["score"] == "−∞" and block["weight"] == "0"
+    assert "−∞" in block["why"] and "1,41" in block["why"]
+
+
+def test_all_heads_view_shows_one_table_pair_per_head_and_the_combination():
+    view = set_state({"head": "all"})["view"]
+    assert [p["scores"]["caption"] for p in view["tables"]] == [
+        "Puntuaciones · " + h["label"] for h in HEADS.values()]
+    combine = view["heads"]["combine"]
+    assert combine["shapes"][-1].endswith("[n_seq=4, d_model=6]")
+    assert len(combine["concat"]["columns"]) == 6
+    assert set_state({"head": "lugar"})["view"]["heads"]["combine"] is None
 
 
 def test_only_selected_row_is_marked():
-    view = build_view(dict(DEFAULT_STATE, query=2))
-    flags = [row["selected"] for row in view["tables"]["weights"]["rows"]]
+    view = set_state({"query": 2})["view"]
+    flags = [row["selected"] for row in view["tables"][0]["weights"]["rows"]]
     assert flags == [False, False, True, False]
 
 
-def test_focus_names_ties_and_the_mixture():
-    view = build_view(DEFAULT_STATE)  # causal banco in lugar: El and banco tie at 0,50
-    assert view["focus"]["best_key"] == "El y banco"
-    assert view["focus"]["best_weight"] == "0,50"
-    assert view["focus"]["mixture"] == "(0,25; 0,25)"
+def test_predictions_carry_answers_computed_from_the_numbers():
+    view = set_state({"mask": "bidirectional"})["view"]
+    assert view["arithmetic"]["predict"]["answers"] == ["parque"]
+    assert view["mask"]["predict"]["answers"] == ["si"]
+    assert view["rope"]["predict"]["answers"] == ["igual"]
+    assert view["cache"]["predict"]["answers"] == ["si"]
+    causal = set_state({})["view"]
+    assert causal["arithmetic"]["predict"]["answers"] == ["El", "banco"]  # a tie
+    assert causal["mask"]["predict"]["answers"] == ["no"]
+    assert causal["cache"]["predict"]["answers"] == ["no"]
+
+
+def test_query_string_holds_only_changed_keys_and_reads_back():
+    assert query_string(SPEC, DEFAULT) == ""
+    state = update_state(SPEC, DEFAULT, {"mask": "bidirectional", "theta": 0.25,
+                                         "rope_q": [0.5, -1], "panel": "rope"})
+    text = query_string(SPEC, state)
+    assert text == "mask=bidirectional&theta=0.25&rope_q=0.5;-1&panel=rope"
+    params = dict(pair.split("=") for pair in text.split("&"))
+    assert state_from_params(SPEC, params) == (state, [])
 
 
 @pytest.mark.parametrize("value, text", [
     (2 ** 0.5, "1,41"), (-0.5, "−0,50"), (-0.001, "0,00"), (0, "0,00"),
-    (1048576, "1.048.576,00"), (3150336.0, "3.150.336,00"),
+    (1048576.0, "1.048.576,00"), (3150336, "3.150.336,00"),
 ])
 def test_spanish_number_format(value, text):
     assert fmt(value) == text
 
 
-def test_fmt_refuses_non_finite():
+def test_short_and_scientific_formats():
+    assert [fmt_short(x) for x in (1, 0.5, -2, -0.001, 2.0)] == ["1", "0,5", "−2", "0", "2"]
+    assert fmt_sci(0) == "0" and fmt_sci(2.2e-16) == "2,2·10⁻¹⁶"
     with pytest.raises(ValueError):
         fmt(float("inf"))
+    with pytest.raises(ValueError):
+        fmt_sci(float("nan"))
 
 
 @pytest.mark.parametrize("partial, message", [
-    ({"sentence": "perro"}, "frase|sentence"),
+    ({"sentence": "perro"}, "sentence «perro» no existe"),
     ({"query": 4}, "fuera del rango"),
     ({"query": -1}, "fuera del rango"),
     ({"query": "uno"}, "no es un número entero"),
@@ -91,41 +141,56 @@ def test_fmt_refuses_non_finite():
     ({"mask": "futuro"}, "mask"),
     ({"head": "<img src=x onerror=alert(1)>"}, "no existe"),
     ({"color": "rojo"}, "clave desconocida"),
+    ({"theta": "mucho"}, "no es un número finito"),
+    ({"theta": 4}, "fuera del rango"),
+    ({"theta": "nan"}, "no es un número finito"),
+    ({"theta": "1e999"}, "no es un número finito"),
+    ({"rope_m": 99}, "fuera del rango"),
+    ({"rope_n": "x"}, "no es un número entero"),
+    ({"rope_q": [1]}, "dos coordenadas"),
+    ({"rope_k": [1, "inf"]}, "no es un número finito"),
+    ({"step": 5}, "fuera del rango"),
+    ({"step": 0}, "fuera del rango"),
+    ({"panel": "cocina"}, "panel «cocina» no existe"),
+    ({"key": 7}, "fuera del rango"),
 ])
 def test_set_rejects_bad_values_with_a_message(partial, message):
-    reply = ask(**{"from": "set", "current": DEFAULT_STATE, "state": partial})
+    reply = set_state(partial)
     assert reply["ok"] is False and "view" not in reply
-    assert re.search(message, reply["error"])
+    assert re.search(message, reply["error"]), reply["error"]
 
 
-def test_set_accepts_digit_text_from_controls():
-    assert update_state(DEFAULT_STATE, {"query": "3"})["query"] == 3
+def test_set_accepts_text_from_controls():
+    state = update_state(SPEC, DEFAULT, {"query": "3", "theta": "0,75", "rope_k": ["1", "2.5"]})
+    assert (state["query"], state["theta"], state["rope_k"]) == (3, 0.75, [1.0, 2.5])
 
 
-def test_set_needs_an_object():
-    reply = ask(**{"from": "set", "current": DEFAULT_STATE, "state": [1, 2]})
+def test_set_needs_an_object_and_a_known_lab():
+    reply = set_state([1, 2])
     assert not reply["ok"] and "objeto" in reply["error"]
     assert not json.loads(handle("[]"))["ok"]
     assert not json.loads(handle("{no json"))["ok"]
+    assert "laboratorio" in ask(**{"lab": "cocina", "from": "url", "state": {}})["error"]
 
 
 def test_url_falls_back_per_key_with_notices():
-    state, notices = state_from_params({
+    state, notices = state_from_params(SPEC, {
         "sentence": "credito", "query": "9", "mask": "bidirectional",
-        "head": "<script>alert(1)</script>", "zoom": "2",
+        "head": "<script>alert(1)</script>", "zoom": "2", "theta": "abc",
+        "step": "7", "panel": "rope",
     })
-    assert state == {"sentence": "credito", "query": 1, "mask": "bidirectional",
-                     "head": "lugar"}
-    assert len(notices) == 3
+    assert state == dict(DEFAULT, sentence="credito", mask="bidirectional", panel="rope")
+    assert len(notices) == 5
     assert any("zoom" in n for n in notices)
     assert any("query" in n and "9" in n for n in notices)
     assert any("<script>" in n for n in notices)  # shown as text by the page
+    assert any("step=7" in n for n in notices)
 
 
 def test_url_with_nothing_gives_the_default_and_no_notice():
-    assert state_from_params({}) == (DEFAULT_STATE, [])
+    assert state_from_params(SPEC, {}) == (DEFAULT, [])
 
 
 def test_long_values_are_shortened_in_messages():
-    _, notices = state_from_params({"head": "x" * 5000})
+    _, notices = state_from_params(SPEC, {"head": "x" * 5000})
     assert len(notices[0]) < 200

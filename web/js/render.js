@@ -62,7 +62,7 @@ function renderNumber(node, control) {
 }
 
 function tableShape(table) {
-  return JSON.stringify([table.id, table.caption, table.corner, table.columns,
+  return JSON.stringify([table.id, table.corner, table.columns,
     table.rows.map((row) => [row.label, row.cells.length])]);
 }
 
@@ -124,6 +124,7 @@ function renderTable(node, table) {
     element = buildTable(node, table);
     node.dataset.shape = shape;
   }
+  renderText(element.caption, table.caption);
   element.classList.toggle("heat", heat);
   const rows = element.tBodies[0].rows;
   table.rows.forEach((row, i) => {

@@ -1,0 +1,210 @@
+"""Every panel of the attention laboratorio, through its controls and lab.set.
+
+Expected texts come from lab_core itself, run here in CPython 3.11 + NumPy 2:
+the page runs the same code on Python 3.8 + NumPy 1.17, so equality is also
+a cross-runtime check.
+"""
+import re
+
+from lab_core import attention_lab
+
+SPEC = attention_lab.SPEC
+
+
+def expected(**changes):
+    state = dict(SPEC.default_state(), **changes)
+    return attention_lab.build_view(state)
+
+
+def rows_text(table):
+    return {row["label"]: [c["text"] for c in row["cells"]] for row in table["rows"]}
+
+
+def test_score_arithmetic_for_the_article_cell(lab):
+    lab.open(lab.base_url)
+    lab.choose("Máscara", "bidireccional")
+    panel = lab.page.locator("#puntuacion")
+    derivation = panel.locator(".derivation")
+    assert derivation.locator(".formula").inner_text() == "(1·2 + 0·0) / √2 = 1,41"
+    assert "q = (1; 0), k = (2; 0)" in derivation.inner_text()
+    softmax = lab.table("Softmax de la fila de «banco»")
+    assert softmax["parque"] == ["1,41", "1,000", "0,58"]
+    assert softmax["suma"][-1] == "1,00"
+    # Another cell, through the Clave control: El's key (0, 1).
+    lab.choose("Clave", "0 · El")
+    assert derivation.locator(".formula").inner_text() == "(1·0 + 0·1) / √2 = 0,00"
+    # A masked cell explains itself.
+    lab.set(mask="causal", key=3)
+    assert "−∞" in derivation.locator(".why").inner_text()
+    assert "Puntuación efectiva: −∞; peso final: 0." in derivation.inner_text()
+
+
+def test_score_prediction_is_revealed_after_a_pick(lab):
+    lab.open(lab.base_url, "?mask=bidirectional")
+    prompt = lab.page.locator("#puntuacion .predict")
+    assert prompt.locator(".predict-verdict").inner_text() == ""
+    prompt.get_by_role("button", name="El", exact=True).click()
+    assert prompt.get_attribute("data-revealed") == "wrong"
+    prompt.get_by_role("button", name="parque", exact=True).click()
+    assert prompt.get_attribute("data-revealed") == "right"
+    assert "parque" in prompt.locator(".predict-verdict").inner_text()
+
+
+def test_mixture_and_vocabulary_distribution(lab):
+    lab.open(lab.base_url)
+    lab.set(mask="bidirectional")
+    view = expected(mask="bidirectional")
+    block = view["mixture"]["blocks"][0]
+    assert lab.table(block["table"]["caption"]) == rows_text(block["table"])
+    assert lab.table(block["table"]["caption"])["suma"][-1] == "(0,65; 0,07)"
+    vocab = view["mixture"]["vocab"]["table"]
+    shown = lab.table(vocab["caption"])
+    assert shown == rows_text(vocab)
+    assert shown["suma"][-1] == "1,00"
+    assert list(shown)[0] == "del"  # banco, seeing parque, expects "del"
+
+
+def test_heads_one_by_one_and_all_together(lab):
+    lab.open(lab.base_url)
+    combine = lab.page.locator("#cabezas .combine")
+    assert combine.is_hidden()
+    assert lab.table("Q, K y V · pista de lugar")["banco"] == ["(1; 0)", "(0; 0)", "(0,5; 0,5)"]
+    lab.choose("Cabeza", "todas (concatenar y W_O)")
+    assert lab.state()["head"] == "all"
+    assert combine.is_visible()
+    assert "× W_O [6, d_model=6] → [n_seq=4, d_model=6]" in combine.inner_text()
+    for label in ("pista de lugar", "pista financiera", "token anterior"):
+        lab.page.get_by_role("table", name="Puntuaciones · " + label).wait_for()
+        assert lab.table("Q, K y V · " + label)
+    view = expected(head="all")
+    concat = view["heads"]["combine"]["concat"]
+    assert lab.table(concat["caption"]) == rows_text(concat)
+    lab.set(head="finanzas")
+    assert combine.is_hidden()
+
+
+def test_mask_matrix_closes_cells_in_place(lab):
+    lab.open(lab.base_url)
+    caption = "Máscara causal (se suma antes de softmax)"
+    grid = lab.table(caption)
+    assert sum(row.count("−∞") for row in grid.values()) == 6
+    cell = lab.page.get_by_role("table", name=caption).locator("tbody tr").nth(0).locator("td").nth(3)
+    cell.evaluate("(td) => { td.dataset.marker = 'same-node'; }")
+    assert "0.45s" in cell.evaluate("(td) => getComputedStyle(td).transitionDuration")
+    lab.choose("Máscara", "bidireccional")
+    grid = lab.table("Máscara bidireccional (se suma antes de softmax)")
+    assert sum(row.count("−∞") for row in grid.values()) == 0
+    # The same cell element changed class (and so animates) rather than being replaced.
+    same = lab.page.locator("td[data-marker='same-node']")
+    assert same.count() == 1 and same.inner_text() == "0"
+    diagonal = lab.page.locator("#mascara td.diagonal")
+    assert diagonal.count() == 4
+    prompt = lab.page.locator("#mascara .predict")
+    prompt.get_by_role("button", name="sí, cambia").click()
+    assert prompt.get_attribute("data-revealed") == "right"
+
+
+def test_rope_panel_controls(lab):
+    lab.open(lab.base_url)
+    score = lab.page.locator("#rope-score")
+    assert score.inner_text() == expected()["rope"]["score"]
+    assert lab.page.locator("#rope svg line.vec").count() == 4
+    # Shifting m and n together leaves the score alone.
+    before = score.inner_text()
+    lab.page.get_by_label("Posición m de la consulta").fill("5")
+    lab.page.get_by_label("Posición n de la clave").fill("7")
+    lab.page.get_by_label("Posición n de la clave").press("Tab")
+    assert (lab.state()["rope_m"], lab.state()["rope_n"]) == (5, 7)
+    assert score.inner_text() == before
+    # A different offset changes it; so does different content.
+    lab.page.get_by_label("Posición n de la clave").fill("9")
+    lab.page.get_by_label("Posición n de la clave").press("Tab")
+    assert score.inner_text() != before
+    offset_score = score.inner_text()
+    lab.page.get_by_label("q₂").fill("1")
+    lab.page.get_by_label("q₂").press("Tab")
+    assert lab.state()["rope_q"] == [1, 1]
+    assert score.inner_text() != offset_score
+    # The slider moves θ.
+    lab.page.get_by_label("Frecuencia θ").fill("1.2")
+    assert lab.state()["theta"] == 1.2
+    assert score.inner_text() == expected(theta=1.2, rope_m=5, rope_n=9, rope_q=[1, 1])["rope"]["score"]
+    # Every row of the offset table holds one value, whatever (m, n).
+    table = lab.table("q_m · k_n según el desplazamiento n − m (θ = 1,20)")
+    for label, cells in table.items():
+        values = {re.sub(r"\s*\(m=.*\)", "", c) for c in cells}
+        assert len(values) == 1, (label, cells)
+    prompt = lab.page.locator("#rope .predict")
+    prompt.get_by_role("button", name="no cambia").click()
+    assert prompt.get_attribute("data-revealed") == "right"
+
+
+def test_training_panel_through_the_panel_key(lab):
+    lab.open(lab.base_url, "?panel=entrenamiento")
+    link = lab.page.locator("a[data-panel='entrenamiento']")
+    assert link.get_attribute("aria-current") == "true"
+    assert lab.page.locator("#entrenamiento").evaluate(
+        "(s) => { const r = s.getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0; }")
+    table = expected()["training"]["table"]
+    shown = lab.table(table["caption"])
+    assert shown == rows_text(table)
+    assert shown["1 · banco"][0] == "del" and shown["2 · del"][0] == "parque"
+    lab.choose("Frase", "El banco de crédito")
+    assert lab.table(table["caption"])["2 · de"][0] == "crédito"
+    lab.page.locator("a[data-panel='cache']").click()
+    assert lab.state()["panel"] == "cache"
+    assert "panel=cache" in lab.page.url
+
+
+def test_kv_cache_steps_and_live_check(lab):
+    lab.open(lab.base_url)
+    cache = lab.page.locator("#cache")
+    assert lab.page.locator("#cache-diff").inner_text() == "0"
+    assert cache.locator(".check").get_attribute("data-flag") == "true"
+    # Step 2 is banco: the same mixture in both sentences (identical prefix).
+    assert lab.page.locator("#prefix-verdict").inner_text().startswith("iguales")
+    assert len(lab.table("Caché tras el paso 2: 2 filas de K y V")) == 2
+    cache.get_by_role("button", name="Paso siguiente →").click()
+    cache.get_by_role("button", name="Paso siguiente →").click()
+    assert lab.state()["step"] == 4
+    assert cache.get_by_role("button", name="Paso siguiente →").is_disabled()
+    assert len(lab.table("Caché tras el paso 4: 4 filas de K y V")) == 4
+    counts = lab.table("Proyecciones calculadas (q, k y v)")
+    assert counts["total"] == ["12", "30"]
+    # At the last position the sentences differ, and so do the mixtures.
+    assert lab.page.locator("#prefix-verdict").inner_text().startswith("distintas")
+    assert lab.page.locator("#drift-causal").inner_text() == "0"
+    assert lab.page.locator("#drift-bidirectional").inner_text() != "0"
+    lab.choose("Paso", "1 · llega «El»")
+    assert cache.get_by_role("button", name="← Paso anterior").is_disabled()
+    prompt = cache.locator(".predict")
+    prompt.get_by_role("button", name="no", exact=True).click()
+    assert prompt.get_attribute("data-revealed") == "right"
+
+
+def test_kv_cache_with_all_heads(lab):
+    lab.open(lab.base_url, "?head=all&step=3")
+    counts = lab.table("Proyecciones calculadas (q, k y v, por cabeza × 3)")
+    assert counts["total"] == ["27", "54"]
+    assert lab.page.locator("#cache-diff").inner_text() == "0"
+
+
+def test_bad_panel_values_fall_back_with_notices(lab):
+    lab.open(lab.base_url, "?theta=abc&rope_m=-3&step=9&panel=cocina&head=todas&rope_q=1")
+    state = lab.state()
+    default = SPEC.default_state()
+    for key in ("theta", "rope_m", "step", "panel", "head", "rope_q"):
+        assert state[key] == default[key], key
+    assert len(lab.notices()) == 6
+    for partial, pattern in [({"theta": "NaN"}, "no es un número finito"),
+                             ({"theta": 9}, "fuera del rango"),
+                             ({"step": 5}, "fuera del rango"),
+                             ({"rope_n": 1.5}, "no es un número entero"),
+                             ({"panel": "nada"}, "no existe"),
+                             ({"head": "todas"}, "no existe")]:
+        error = lab.page.evaluate(
+            "(p) => window.lab.set(p).then(() => 'resolved', (e) => e.message)", partial)
+        assert re.search(pattern, error), (partial, error)
+    assert lab.state() == state
+    # No number on the page reads NaN or Infinity.
+    assert not re.search(r"NaN|Infinity|undefined", lab.page.locator("main").inner_text())
