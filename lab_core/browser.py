@@ -12,12 +12,19 @@ import platform
 import js  # provided by Pyodide; this module is never imported in CPython
 import numpy as np
 
-from .views import handle
+from .views import answer, to_json
 
 
 def render(request_text):
-    """Answer a page request; the reply envelope lands on window.py_view_data."""
-    js.window.py_view_data = handle(request_text)
+    """Answer a page request; the reply envelope lands on window.py_view_data.
+
+    The block lab's parameter table is also published on window.py_table_data
+    as {"headers", "rows"}, exactly as the article's own code cell does.
+    """
+    reply = answer(request_text)
+    js.window.py_view_data = to_json(reply)
+    if reply["ok"] and reply["view"]["lab"] == "block":
+        js.window.py_table_data = to_json(reply["view"]["block"]["params"])
 
 
 def publish_runtime():

@@ -20,6 +20,15 @@ _INT_TEXT = re.compile(r"^[+-]?\d{1,9}$")
 _FLOAT_TEXT = re.compile(r"^[+-]?(\d{1,9}(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?$")
 
 
+class StateError(ValueError):
+    """A bad value, with the state key it belongs to (the page shows the
+    message beside that key's control)."""
+
+    def __init__(self, message, key=None):
+        super().__init__(message)
+        self.key = key
+
+
 class Spec:
     """The keys of one lab: parsers in order, and the default state."""
 
@@ -95,14 +104,35 @@ def float_range(key, low, high):
     return lambda value, state: parse_float(key, value, low, high)
 
 
-def vector2(key, low, high):
-    """Two finite numbers: a list [x, y] or the text 'x;y' (URL form)."""
+def vector(key, n, low, high):
+    """n finite numbers: a list, or the text 'x;y;…' (URL form)."""
     def parse(value, state):
         parts = value.split(";") if isinstance(value, str) else value
-        if not isinstance(parts, (list, tuple)) or len(parts) != 2:
-            raise ValueError("%s «%s» debe tener dos coordenadas, como 1;0"
-                             % (key, shown(value)))
+        if not isinstance(parts, (list, tuple)) or len(parts) != n:
+            raise ValueError("%s «%s» debe tener %d coordenadas, como %s"
+                             % (key, shown(value), n, ";".join(["1"] + ["0"] * (n - 1))))
         return [parse_float(key, part, low, high) for part in parts]
+
+    return parse
+
+
+def vector2(key, low, high):
+    return vector(key, 2, low, high)
+
+
+def permutation(key, n):
+    """An order of 0..n-1: a list of ints or the text '0;4;2;3;1'."""
+    def parse(value, state):
+        parts = value.split(";") if isinstance(value, str) else value
+        if isinstance(parts, (list, tuple)) and len(parts) == n:
+            try:
+                order = [parse_int(key, part, 0, n - 1) for part in parts]
+            except ValueError:
+                order = None
+            if order is not None and sorted(order) == list(range(n)):
+                return order
+        raise ValueError("%s «%s» debe ser un orden de 0 a %d sin repetir, como %s"
+                         % (key, shown(value), n - 1, ";".join(map(str, range(n)))))
 
     return parse
 
@@ -118,7 +148,13 @@ def update_state(spec, current, partial):
     state = spec.default_state()
     state.update({k: v for k, v in (current or {}).items() if k in spec.parsers})
     for key, parse in spec.parsers.items():
-        state[key] = parse(partial.get(key, state[key]), state)
+        try:
+            state[key] = parse(partial.get(key, state[key]), state)
+        except ValueError as error:
+            # Blame the key the caller changed: a check between two keys
+            # (d_model and heads) fails on the later one.
+            blamed = key if key in partial else next(iter(partial), key)
+            raise StateError(str(error), blamed) from None
     return state
 
 
@@ -129,14 +165,23 @@ def state_from_params(spec, params):
         if key not in spec.parsers:
             notices.append("Se ignoró el parámetro desconocido «%s»." % shown(key))
     for key, parse in spec.parsers.items():
-        if key not in params:
-            state[key] = parse(state[key], state)
-            continue
+        given = key in params
         try:
-            state[key] = parse(params[key], state)
+            state[key] = parse(params[key] if given else state[key], state)
+            continue
         except ValueError as error:
+            if given:
+                notices.append("Se ignoró %s: %s. Se usa el valor por defecto."
+                               % (key, error))
+            else:
+                notices.append("No encaja con el resto de la dirección: %s." % error)
+        try:
             state[key] = parse(spec.defaults[key], state)
-            notices.append("Se ignoró %s: %s. Se usa el valor por defecto." % (key, error))
+        except ValueError:
+            # The default clashes with an earlier key (heads with a d_model
+            # from the URL): start again from the defaults.
+            notices.append("Se usa el estado por defecto completo.")
+            return spec.default_state(), notices
     return state, notices
 
 

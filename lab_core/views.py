@@ -4,9 +4,10 @@ The page sends a request to `handle()` and draws the view it gets back; JS
 never computes a number. Each lab (one per article) is a `Spec` of state keys
 and a `build_view(state)`; `LABS` maps the lab's name to both.
 
-Reply envelope
---------------
-{"ok": true, "view": view} or {"ok": false, "error": message}.
+Reply envelope (answer() builds it, handle() serialises it)
+-----------------------------------------------------------
+{"ok": true, "view": view} or {"ok": false, "error": message, "key": key}, where
+key names the state key whose control should show the message (or null).
 
 Common view keys (every lab)
 ----------------------------
@@ -52,12 +53,13 @@ from __future__ import annotations
 
 import json
 
-from . import attention_lab
+from . import attention_lab, block_lab
 from .state import query_string, state_from_params, update_state
 
 CONTRACT_VERSION = 2
 LABS = {
     "attention": attention_lab,
+    "block": block_lab,
 }
 
 
@@ -83,26 +85,32 @@ def to_json(data):
     return json.dumps(data, allow_nan=False, ensure_ascii=False)
 
 
-def handle(request_text):
-    """Answer one page request (JSON text) with a reply envelope (JSON text).
+def answer(request_text):
+    """Answer one page request (JSON text) with a reply envelope (a dict).
 
     request = {"lab": name, "from": "set" | "url", "state": {...}, "current": {...}}
       "set": strict; `state` is a partial applied on `current`, and a bad
-             value gives {"ok": false, "error": message}.
+             value gives {"ok": false, "error": message, "key": key}.
       "url": lenient; `state` holds URL strings, bad ones become notices.
     """
     try:
         request = json.loads(request_text)
         if not isinstance(request, dict):
             raise ValueError("la petición debe ser un objeto JSON")
-        spec = get_lab(request.get("lab", "attention")).SPEC
+        lab_name = request.get("lab", "attention")
+        spec = get_lab(lab_name).SPEC
         if request.get("from") == "url":
             state, notices = state_from_params(spec, request.get("state") or {})
         else:
             state = update_state(spec, request.get("current"), request.get("state"))
             notices = []
-        view = render(request.get("lab", "attention"), state)
+        view = render(lab_name, state)
         view["notices"] = notices
-        return to_json({"ok": True, "view": view})
+        return {"ok": True, "view": view}
     except ValueError as error:
-        return to_json({"ok": False, "error": str(error)})
+        return {"ok": False, "error": str(error), "key": getattr(error, "key", None)}
+
+
+def handle(request_text):
+    """answer(), serialised: the JSON text the page parses."""
+    return to_json(answer(request_text))

@@ -147,7 +147,7 @@ def test_short_and_scientific_formats():
     ({"theta": "1e999"}, "no es un número finito"),
     ({"rope_m": 99}, "fuera del rango"),
     ({"rope_n": "x"}, "no es un número entero"),
-    ({"rope_q": [1]}, "dos coordenadas"),
+    ({"rope_q": [1]}, "2 coordenadas"),
     ({"rope_k": [1, "inf"]}, "no es un número finito"),
     ({"step": 5}, "fuera del rango"),
     ({"step": 0}, "fuera del rango"),

@@ -50,6 +50,18 @@ function showPanel(panel, scroll) {
   if (scroll && section) section.scrollIntoView({ block: "start" });
 }
 
+// A rejected value's message goes beside its control when the page has a
+// place for it, else into the notices.
+function showError(reply) {
+  const spot = reply.key && document.querySelector(`[data-error-for="${reply.key}"]`);
+  if (spot) spot.textContent = reply.error;
+  else renderNotices(noticeList, [`No se aplicó el cambio: ${reply.error}.`]);
+}
+
+function clearErrors() {
+  for (const spot of document.querySelectorAll("[data-error-for]")) spot.textContent = "";
+}
+
 function show(next) {
   const previousPanel = state && state.panel;
   view = next;
@@ -102,9 +114,10 @@ async function set(partial) {
   await ready;
   const reply = call({ lab: labName, from: "set", current: state, state: partial });
   if (!reply.ok) {
-    renderNotices(noticeList, [`No se aplicó el cambio: ${reply.error}.`]);
+    showError(reply);
     throw new Error(reply.error);
   }
+  clearErrors();
   show(reply.view);
   return { ...state };
 }
@@ -149,13 +162,29 @@ document.addEventListener("click", (event) => {
   if (link) set({ panel: link.dataset.panel }).catch(() => {});
 });
 
-const actions = {
+function shuffled(items) {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+// Buttons with data-action send one of these partial states.
+const ACTIONS = {
   "exercise-go": () => ({ sentence: "parque", query: 1, key: 3, mask: "bidirectional", head: "lugar" }),
   "step-prev": () => ({ step: state.step - 1 }),
   "step-next": () => ({ step: state.step + 1 }),
+  "order-original": () => ({ order: state.order.map((_, i) => i) }),
+  "order-swap": () => ({ order: [0, 4, 2, 3, 1] }),
+  "order-shuffle": () => ({ order: shuffled(state.order) }),
 };
-for (const [id, partial] of Object.entries(actions)) {
-  const button = document.getElementById(id);
-  if (button) button.addEventListener("click", () => set(partial()).catch(() => {}));
-}
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-action]");
+  if (!button) return;
+  const action = ACTIONS[button.dataset.action];
+  if (!action) throw new Error(`no hay una acción llamada «${button.dataset.action}»`);
+  set(action()).catch(() => {});
+});
 ready.catch(() => {});

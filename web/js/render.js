@@ -154,7 +154,7 @@ function renderPredict(node, prompt) {
       });
       options.append(button);
     }
-    node.replaceChildren(el("p", "Predice antes de mirar", "predict-kicker"),
+    node.replaceChildren(el("p", node.dataset.kicker || "Predice antes de mirar", "predict-kicker"),
       el("p", prompt.question, "predict-question"), options,
       el("p", undefined, "predict-verdict"));
   }
@@ -221,6 +221,66 @@ function renderRopeDrawing(node, drawing) {
   node.replaceChildren(svg);
 }
 
+// A heatmap of values in [−1, 1] on a canvas: blue −1, white 0, red +1.
+function renderHeatmap(node, map) {
+  let canvas = node.querySelector("canvas");
+  if (!canvas) {
+    canvas = document.createElement("canvas");
+    canvas.setAttribute("role", "img");
+    node.replaceChildren(canvas);
+  }
+  const cell = Math.max(2, Math.min(16, Math.floor(320 / Math.max(map.cols, map.rows / 2))));
+  canvas.width = map.cols * cell;
+  canvas.height = map.rows * Math.max(2, Math.floor(cell / 2));
+  canvas.setAttribute("aria-label", map.label);
+  const context = canvas.getContext("2d");
+  const h = canvas.height / map.rows;
+  map.values.forEach((row, r) => {
+    row.forEach((v, c) => {
+      const t = Math.round(255 * (1 - Math.abs(v)));
+      context.fillStyle = v >= 0 ? `rgb(214,${t},${t})` : `rgb(${t},${t},214)`;
+      context.fillRect(c * cell, r * h, cell, Math.ceil(h));
+    });
+  });
+}
+
+// Line plot of several series over a shared x, as SVG polylines.
+function renderPlot(node, plot) {
+  const width = 320;
+  const height = 200;
+  const pad = 24;
+  const ys = plot.series.flatMap((s) => s.y);
+  const [x0, x1] = [plot.x[0], plot.x[plot.x.length - 1]];
+  const [y0, y1] = [Math.min(0, ...ys), Math.max(...ys)];
+  const px = (x) => pad + ((x - x0) / (x1 - x0)) * (width - 2 * pad);
+  const py = (y) => height - pad - ((y - y0) / (y1 - y0)) * (height - 2 * pad);
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", plot.series.map((s) => s.name).join(" frente a "));
+  const add = (tag, attrs, text) => {
+    const item = document.createElementNS(SVG, tag);
+    for (const [key, value] of Object.entries(attrs)) item.setAttribute(key, String(value));
+    if (text !== undefined) item.textContent = text;
+    svg.append(item);
+  };
+  add("line", { x1: pad, y1: py(0), x2: width - pad, y2: py(0), class: "axis" });
+  add("line", { x1: px(0), y1: pad / 2, x2: px(0), y2: height - pad, class: "axis" });
+  plot.series.forEach((series, i) => {
+    const points = plot.x.map((x, j) => `${px(x).toFixed(1)},${py(series.y[j]).toFixed(1)}`);
+    add("polyline", { points: points.join(" "), class: `series series-${i}` });
+    add("text", { x: width - pad, y: pad + 14 * i, "text-anchor": "end", class: `legend series-${i}` }, series.name);
+  });
+  node.replaceChildren(svg);
+}
+
+// A link to a panel of the page: {panel, panel_label}.
+function renderPanelLink(node, item) {
+  node.href = `#${item.panel}`;
+  node.dataset.panel = item.panel;
+  renderText(node, `Por qué: ${item.panel_label}`);
+}
+
 // ------------------------------------------------------------- scopes
 
 // Each item is a clone of the template's single root element (or, with
@@ -258,6 +318,9 @@ const RENDERERS = {
   table: renderTable,
   predict: renderPredict,
   "rope-drawing": renderRopeDrawing,
+  heatmap: renderHeatmap,
+  plot: renderPlot,
+  "panel-link": renderPanelLink,
   each: renderEach,
   with: renderWith,
 };
