@@ -1,0 +1,172 @@
+"""The block lab page (bloque.html) in a real Chromium, panel by panel."""
+import json
+import re
+
+from lab_core import block_lab
+
+PAGE = "bloque.html"
+
+
+def open_block(lab, query=""):
+    return lab.open(lab.base_url + PAGE, query)
+
+
+def number(text):
+    """'1,2·10⁻¹⁵' or '0,3942' -> float."""
+    sup = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+    if "·10" in text:
+        mantissa, exponent = text.split("·10")
+        return float(mantissa.replace(",", ".").replace("−", "-")) * 10 ** int(exponent.translate(sup))
+    return float(text.replace(".", "").replace(",", ".").replace("−", "-"))
+
+
+def test_parameter_table_for_the_article_and_py_table_data(lab):
+    open_block(lab)
+    assert lab.page.locator("#status").inner_text().startswith("Listo")
+    table = lab.table("Parámetros del bloque")
+    assert table == {"Atención": ["1.048.576", "33,3 %"], "FFN": ["2.099.712", "66,7 %"],
+                     "LayerNorm": ["2.048", "0,1 %"], "Total": ["3.150.336", "100,0 %"]}
+    published = json.loads(lab.page.evaluate("window.py_table_data"))
+    assert published["headers"] == ["Componente", "Parámetros", "Proporción"]
+    assert {row[0]: row[1:] for row in published["rows"]} == table
+    assert lab.page.locator("#block-in").inner_text() == "(2, 10, 512)"
+    assert lab.page.locator("#block-out").inner_text() == "(2, 10, 512)"
+
+
+def test_sizes_through_the_inputs(lab):
+    open_block(lab)
+    for label, value in (("d_model", "768"), ("Cabezas", "12"), ("d_ff", "3072")):
+        field = lab.page.get_by_label(label, exact=True)
+        field.fill(value)
+        field.press("Tab")
+    state = lab.state()
+    assert (state["d_model"], state["heads"], state["d_ff"]) == (768, 12, 3072)
+    assert lab.table("Parámetros del bloque")["Total"] == ["7.084.800", "100,0 %"]
+    assert "fórmula cerrada" in lab.page.locator("#bloque").inner_text()
+    assert "d_model=768" in lab.page.url
+    published = json.loads(lab.page.evaluate("window.py_table_data"))
+    assert published["rows"][3][1] == "7.084.800"
+
+
+def test_bad_sizes_show_a_message_beside_the_input_and_keep_the_table(lab):
+    open_block(lab)
+    before = lab.table("Parámetros del bloque")
+    field = lab.page.get_by_label("d_model", exact=True)
+    field.fill("100")
+    field.press("Tab")
+    message = lab.page.locator("[data-error-for='d_model']")
+    assert "no es divisible entre heads=8" in message.inner_text()
+    assert lab.table("Parámetros del bloque") == before
+    assert lab.state()["d_model"] == 512
+    for partial, pattern in [({"d_model": 0}, "fuera del rango"),
+                             ({"d_ff": -1}, "fuera del rango"),
+                             ({"heads": 2.5}, "no es un número entero"),
+                             ({"d_model": 9000}, "fuera del rango"),
+                             ({"d_ff": "mucho"}, "no es un número entero"),
+                             ({"heads": 3}, "no es divisible")]:
+        error = lab.page.evaluate(
+            "(p) => window.lab.set(p).then(() => 'resolved', (e) => e.message)", partial)
+        assert re.search(pattern, error), (partial, error)
+        key = next(iter(partial))
+        assert re.search(pattern, lab.page.locator("[data-error-for='%s']" % key).inner_text())
+    assert lab.table("Parámetros del bloque") == before
+    # A good value clears the messages.
+    lab.set(d_model=1024, heads=16, d_ff=4096)
+    assert lab.page.locator("[data-error-for='d_model']").inner_text() == ""
+    assert lab.table("Parámetros del bloque")["Atención"] == ["4.194.304", "33,3 %"]
+
+
+def test_bad_url_sizes_fall_back_with_a_notice(lab):
+    open_block(lab, "?d_model=abc&heads=0&order=9;9&pe_d=7")
+    state, default = lab.state(), block_lab.SPEC.default_state()
+    for key in ("d_model", "heads", "order", "pe_d"):
+        assert state[key] == default[key]
+    assert len(lab.notices()) == 4
+    assert lab.table("Parámetros del bloque")["Total"] == ["3.150.336", "100,0 %"]
+
+
+def test_order_panel_swap_and_shuffle(lab):
+    open_block(lab)
+    original = lab.table("Pesos · El perro mordió al hombre")
+    swapped = lab.table("Pesos · El hombre mordió al perro")
+    # The pair (perro -> hombre) keeps its weight across the swap.
+    assert original["perro"][4] == swapped["perro"][1]
+    assert number(lab.page.locator("#order-weights-gap").inner_text()) < 1e-12
+    assert number(lab.page.locator("#order-out-gap").inner_text()) < 1e-12
+    assert number(lab.page.locator("#order-pe-gap").inner_text()) > 0.01
+    lab.page.get_by_role("button", name="El perro mordió al hombre").click()
+    assert lab.state()["order"] == [0, 1, 2, 3, 4]
+    lab.page.get_by_role("button", name="Barajar").click()
+    order = lab.state()["order"]
+    assert sorted(order) == [0, 1, 2, 3, 4]
+    words = ["El", "perro", "mordió", "al", "hombre"]
+    caption = "Pesos · " + " ".join(words[i] for i in order)
+    shuffled = lab.table(caption)
+    # Every pair of words keeps its weight, wherever the shuffle put them.
+    for a in words:
+        for bb in words:
+            assert shuffled[a][[words[i] for i in order].index(bb)] == original[a][words.index(bb)]
+
+
+def test_positional_encoding_panel(lab):
+    open_block(lab)
+    assert lab.page.locator("#posicion canvas").count() == 1
+    field = lab.page.get_by_label("d_model de la codificación")
+    field.fill("32")
+    field.press("Tab")
+    table = lab.table("Longitud de onda de cada par (d_model = 32)")
+    assert len(table) == 16
+    assert table["par 0 (dims 0, 1)"][1] == "6,3"
+    assert number(lab.page.locator("#pe-shift-error").inner_text()) < 1e-9
+    assert number(lab.page.locator("#pe-sine-error").inner_text()) > 0.1
+    field.fill("33")
+    field.press("Tab")
+    assert "debe ser par" in lab.page.locator("[data-error-for='pe_d']").inner_text()
+    lab.set(pe_d=64)
+    canvas = lab.page.locator("#posicion canvas")
+    assert canvas.get_attribute("aria-label") == "PE(pos, i) para 50 posiciones y d_model = 64"
+
+
+def test_residual_and_layernorm_panels(lab):
+    open_block(lab)
+    field = lab.page.get_by_label("Profundidad")
+    field.fill("40")
+    field.press("Tab")
+    assert len(lab.table("Norma del gradiente que llega a la primera capa")) == 40
+    assert number(lab.page.locator("#grad-plain").inner_text()) < 1e-10
+    assert number(lab.page.locator("#grad-residual").inner_text()) > 0.5
+    assert len(lab.table("Norma de la activación tras cada capa")) == 40
+    assert lab.page.locator("#ln-mean").inner_text() == "5,000"
+    assert lab.page.locator("#ln-var").inner_text() == "5,000"
+    for i in range(4):
+        lab.page.get_by_label("x%s" % "₁₂₃₄"[i]).fill("3")
+        lab.page.get_by_label("x%s" % "₁₂₃₄"[i]).press("Tab")
+    assert lab.state()["ln_x"] == [3, 3, 3, 3]
+    assert lab.page.locator("#ln-var").inner_text() == "0,000"
+    lab.page.get_by_label("Desplazamiento β").fill("0.5")
+    assert lab.page.locator("#ln-out").inner_text() == "(0,500; 0,500; 0,500; 0,500)"
+
+
+def test_ffn_panel(lab):
+    open_block(lab)
+    assert number(lab.page.locator("#ffn-collapse").inner_text()) < 1e-9
+    assert lab.page.locator("#ffn-position5").inner_text() == "0"
+    assert lab.page.locator("#ffn polyline").count() == 2
+    lab.set(d_model=256, heads=8, d_ff=1024)
+    assert "d_ff = 1024" in lab.page.locator("#ffn").inner_text()
+
+
+def test_quiz_feedback_and_links(lab):
+    open_block(lab)
+    items = lab.page.locator("#quiz .quiz-item")
+    assert 6 <= items.count() <= 8
+    first = items.nth(0).locator(".predict")
+    first.get_by_role("button", name="Cambia, porque las palabras se movieron").click()
+    assert first.get_attribute("data-revealed") == "wrong"
+    first.get_by_role("button", name="No cambia: solo depende de qué palabras son").click()
+    assert first.get_attribute("data-revealed") == "right"
+    assert "q·k" in first.locator(".predict-verdict").inner_text()
+    link = items.nth(3).get_by_role("link")
+    assert link.get_attribute("href") == "#residual"
+    link.click()
+    assert lab.state()["panel"] == "residual"

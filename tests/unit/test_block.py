@@ -1,0 +1,349 @@
+"""The block lab's math: closed forms, identities, and the article's PyTorch block."""
+import itertools
+import json
+import math
+import re
+
+import numpy as np
+import pytest
+
+from lab_core import block as b
+from lab_core import block_lab
+from lab_core.views import handle
+
+RNG = np.random.default_rng(17)
+
+
+# ---------------------------------------------------------- parameter counts
+
+@pytest.mark.parametrize("d, d_ff", list(itertools.product([1, 2, 8, 64, 512, 768, 4096, 8192],
+                                                          [1, 4, 2048, 3072, 8192])))
+def test_parameter_counts_match_the_closed_form(d, d_ff):
+    counts = b.block_parameter_counts(d, d_ff)
+    assert counts["total"] == 4 * d * d + 2 * d * d_ff + d_ff + d + 4 * d
+    assert counts["attention"] + counts["ffn"] + counts["layernorm"] == counts["total"]
+
+
+@pytest.mark.parametrize("d, heads, d_ff", [(8, 2, 32), (12, 3, 20), (16, 4, 64)])
+def test_parameter_counts_match_the_arrays(d, heads, d_ff):
+    params = b.init_block(d, heads, d_ff)
+    total = sum(v.size for k, v in params.items() if k != "n_head")
+    assert total == b.block_parameter_counts(d, d_ff)["total"]
+
+
+def test_article_parameter_table():
+    table = block_lab.parameter_table(512, 2048)
+    assert table["headers"] == ["Componente", "Parámetros", "Proporción"]
+    assert table["rows"] == [
+        ["Atención", "1.048.576", "33,3 %"],
+        ["FFN", "2.099.712", "66,7 %"],
+        ["LayerNorm", "2.048", "0,1 %"],
+        ["Total", "3.150.336", "100,0 %"],
+    ]
+
+
+# ------------------------------------------------------------- order
+
+def test_attention_is_permutation_equivariant():
+    x = RNG.normal(size=(6, 8))
+    w_q, w_k, w_v = (RNG.normal(size=(8, 4)) for _ in range(3))
+    weights, out = b.self_attention(x, w_q, w_k, w_v)
+    for _ in range(20):
+        order = RNG.permutation(6)
+        p = b.permutation_matrix(order)
+        weights_p, out_p = b.self_attention(p @ x, w_q, w_k, w_v)
+        np.testing.assert_allclose(weights_p, p @ weights @ p.T, atol=1e-14)
+        np.testing.assert_allclose(out_p, p @ out, atol=1e-14)
+        # Pair by pair: the weight between two given tokens is unchanged.
+        where = list(order)
+        assert weights_p[where.index(1), where.index(4)] == pytest.approx(weights[1, 4])
+
+
+def test_positional_encoding_breaks_the_symmetry():
+    view = block_lab.order_panel(block_lab.SPEC.default_state())
+    assert view["pair"]["a"] == view["pair"]["b"]
+    assert view["pe_differs"]
+    with pytest.raises(ValueError, match="permutación"):
+        b.permutation_matrix([0, 0, 1])
+
+
+# -------------------------------------------------------- positional encoding
+
+def test_sinusoidal_pe_by_hand():
+    pe = b.sinusoidal_pe(3, 4)
+    expected = [[math.sin(p), math.cos(p), math.sin(p / 100), math.cos(p / 100)] for p in range(3)]
+    np.testing.assert_allclose(pe, expected, atol=1e-15)
+    with pytest.raises(ValueError, match="par"):
+        b.sinusoidal_pe(3, 5)
+
+
+def test_wavelengths_go_from_two_pi_towards_10000_two_pi():
+    lam = b.wavelengths(512)
+    assert lam[0] == pytest.approx(2 * math.pi)
+    assert np.all(np.diff(lam) > 0)
+    assert lam[-1] < 10000 * 2 * math.pi and lam[-1] > 0.96 * 10000 * 2 * math.pi
+
+
+@pytest.mark.parametrize("d_model", [2, 8, 16, 64, 128])
+@pytest.mark.parametrize("k", [0, 1, 3, 17, 64])
+def test_pe_shift_is_one_fixed_linear_map(d_model, k):
+    assert b.shift_error(128, d_model, k) < 1e-9
+    m = b.shift_matrix(k, d_model)
+    pe = b.sinusoidal_pe(300, d_model)
+    for pos in (0, 5, 99, 150):
+        np.testing.assert_allclose(m @ pe[pos], pe[pos + k], atol=1e-9)
+
+
+def test_sine_alone_cannot_be_shifted_linearly():
+    assert b.sine_only_shift_error(50, 16, 3) > 0.1
+
+
+# ------------------------------------------------------------- residuals
+
+def test_gradient_vanishes_without_residual_and_not_with_it():
+    weights = b.toy_layer_weights(64, 8, 0.5, seed=1)
+    plain = b.gradient_norms(weights, residual=False)
+    with_res = b.gradient_norms(weights, residual=True)
+    assert plain[-1] < 1e-15
+    assert min(with_res) > 0.5
+
+
+def test_gradient_norms_match_finite_differences():
+    weights = b.toy_layer_weights(5, 4, 0.7, seed=2)
+    x0 = np.random.RandomState(1).normal(size=4)
+    g = np.ones(4) / 2.0
+
+    def forward(x, residual):
+        for w in weights:
+            x = x + np.tanh(x @ w) if residual else np.tanh(x @ w)
+        return x
+
+    for residual in (False, True):
+        jac = np.zeros((4, 4))
+        for i in range(4):
+            e = np.zeros(4)
+            e[i] = 1e-6
+            jac[i] = (forward(x0 + e, residual) - forward(x0 - e, residual)) / 2e-6
+        expected = np.linalg.norm(jac @ g)
+        assert b.gradient_norms(weights, residual)[-1] == pytest.approx(expected, rel=1e-6)
+
+
+# -------------------------------------------------------------- LayerNorm
+
+def test_layer_norm_by_hand():
+    x = np.array([2.0, 4.0, 6.0, 8.0])
+    mean, var = 5.0, 5.0
+    out = b.layer_norm(x, np.full(4, 2.0), np.full(4, 0.5))
+    expected = [(v - mean) / math.sqrt(var + 1e-5) * 2.0 + 0.5 for v in x]
+    np.testing.assert_allclose(out, expected, atol=1e-15)
+    # Constant input: ε keeps it finite, the output is β.
+    np.testing.assert_array_equal(b.layer_norm(np.ones(4), np.ones(4), np.full(4, 0.3)),
+                                  np.full(4, 0.3))
+
+
+def test_norm_growth_under_three_settings():
+    rows = np.array(b.norm_growth(24))
+    plain, post, pre = rows.T
+    assert plain[-1] > 100 * plain[0]
+    np.testing.assert_allclose(post, math.sqrt(16), rtol=1e-5)  # LN output has norm √d
+    assert pre[-1] < plain[-1] / 50  # it grows, but additively, not multiplicatively
+
+
+# --------------------------------------------------------------------- FFN
+
+def test_gelu_and_relu_by_hand():
+    x = np.array([-1.0, 0.0, 1.0])
+    phi = [0.5 * (1 + math.erf(v / math.sqrt(2))) for v in x]
+    np.testing.assert_allclose(b.gelu(x), x * np.array(phi), atol=1e-16)
+    np.testing.assert_array_equal(b.relu(x), [0, 0, 1])
+
+
+def test_ffn_without_activation_collapses_to_one_affine_map():
+    for d, d_ff in [(4, 16), (8, 32), (16, 64)]:
+        w1, b1 = RNG.normal(size=(d, d_ff)), RNG.normal(size=d_ff)
+        w2, b2 = RNG.normal(size=(d_ff, d)), RNG.normal(size=d)
+        a, bias = b.collapse_without_activation(w1, b1, w2, b2)
+        x = RNG.normal(size=(10, d))
+        linear = b.ffn(x, w1, b1, w2, b2, act=lambda v: v)
+        assert np.max(np.abs(linear - (x @ a + bias))) < 1e-9
+        # With σ it no longer does.
+        assert np.max(np.abs(b.ffn(x, w1, b1, w2, b2) - (x @ a + bias))) > 1e-3
+
+
+def test_ffn_is_per_position():
+    view = block_lab.ffn_panel(block_lab.SPEC.default_state())
+    assert view["locality"]["ffn5"] == "0"
+    assert view["locality"]["ffn3"] != "0" and view["locality"]["attn5"] != "0"
+
+
+# --------------------------------------------- the block against the article's PyTorch code
+
+import torch  # noqa: E402  (a test dependency: make test installs torch==2.13.0)
+nn = torch.nn
+F = torch.nn.functional
+
+
+class MultiHeadAttention(nn.Module):  # the article's code, verbatim
+    def __init__(self, d_model, num_heads):
+        super().__init__()
+        self.num_heads = num_heads
+        self.d_k = d_model // num_heads
+        self.W_Q = nn.Linear(d_model, d_model, bias=False)
+        self.W_K = nn.Linear(d_model, d_model, bias=False)
+        self.W_V = nn.Linear(d_model, d_model, bias=False)
+        self.W_O = nn.Linear(d_model, d_model, bias=False)
+
+    def forward(self, x, mask=None):
+        B, T, C = x.shape
+        Q = self.W_Q(x).view(B, T, self.num_heads, self.d_k).transpose(1, 2)
+        K = self.W_K(x).view(B, T, self.num_heads, self.d_k).transpose(1, 2)
+        V = self.W_V(x).view(B, T, self.num_heads, self.d_k).transpose(1, 2)
+        scores = (Q @ K.transpose(-2, -1)) / (self.d_k ** 0.5)
+        if mask is not None:
+            scores = scores.masked_fill(mask == 0, float('-inf'))
+        attn = F.softmax(scores, dim=-1)
+        out = (attn @ V).transpose(1, 2).contiguous().view(B, T, C)
+        return self.W_O(out)
+
+
+class FeedForward(nn.Module):
+    def __init__(self, d_model, d_ff):
+        super().__init__()
+        self.W1 = nn.Linear(d_model, d_ff)
+        self.W2 = nn.Linear(d_ff, d_model)
+
+    def forward(self, x):
+        return self.W2(F.gelu(self.W1(x)))
+
+
+class TransformerBlock(nn.Module):
+    def __init__(self, d_model, num_heads, d_ff):
+        super().__init__()
+        self.ln1 = nn.LayerNorm(d_model)
+        self.attn = MultiHeadAttention(d_model, num_heads)
+        self.ln2 = nn.LayerNorm(d_model)
+        self.ffn = FeedForward(d_model, d_ff)
+
+    def forward(self, x, mask=None):
+        x = x + self.attn(self.ln1(x), mask)
+        x = x + self.ffn(self.ln2(x))
+        return x
+
+
+def torch_block_from(params, d_model, n_head, d_ff, dtype):
+    """The article's block holding the NumPy weights (nn.Linear stores Wᵀ)."""
+    block = TransformerBlock(d_model, n_head, d_ff).to(dtype)
+    t = lambda a: torch.tensor(a, dtype=dtype)  # noqa: E731
+    with torch.no_grad():
+        block.ln1.weight.copy_(t(params["ln1_g"]))
+        block.ln1.bias.copy_(t(params["ln1_b"]))
+        block.ln2.weight.copy_(t(params["ln2_g"]))
+        block.ln2.bias.copy_(t(params["ln2_b"]))
+        for name in ("W_Q", "W_K", "W_V", "W_O"):
+            getattr(block.attn, name).weight.copy_(t(params[name.lower()].T))
+        block.ffn.W1.weight.copy_(t(params["w1"].T))
+        block.ffn.W1.bias.copy_(t(params["b1"]))
+        block.ffn.W2.weight.copy_(t(params["w2"].T))
+        block.ffn.W2.bias.copy_(t(params["b2"]))
+    return block
+
+
+@pytest.mark.parametrize("d_model, n_head, d_ff", [(16, 4, 64), (24, 3, 96), (64, 8, 256)])
+@pytest.mark.parametrize("causal", [False, True])
+def test_numpy_block_equals_the_articles_pytorch_block(d_model, n_head, d_ff, causal):
+    params = b.init_block(d_model, n_head, d_ff, seed=d_model)
+    x = np.random.RandomState(3).normal(size=(2, 10, d_model))
+    mask = np.tril(np.ones((10, 10), dtype=bool)) if causal else None
+    ours = np.stack([b.transformer_block(seq, params, mask) for seq in x])
+    block = torch_block_from(params, d_model, n_head, d_ff, torch.float32)
+    torch_mask = None if mask is None else torch.tensor(mask.astype(np.float32))
+    with torch.no_grad():
+        theirs = block(torch.tensor(x, dtype=torch.float32), torch_mask).numpy()
+    assert ours.shape == theirs.shape == (2, 10, d_model)
+    np.testing.assert_allclose(ours, theirs, atol=1e-5, rtol=0)
+    # Parameter count: the same as the closed form and as PyTorch's own count.
+    assert sum(p.numel() for p in block.parameters()) == \
+        b.block_parameter_counts(d_model, d_ff)["total"]
+
+
+def test_numpy_block_equals_pytorch_at_the_articles_size_in_float64():
+    params = b.init_block(512, 8, 2048, seed=1)
+    x = np.random.RandomState(4).normal(size=(2, 10, 512))
+    ours = np.stack([b.transformer_block(seq, params) for seq in x])
+    block = torch_block_from(params, 512, 8, 2048, torch.float64)
+    with torch.no_grad():
+        theirs = block(torch.tensor(x, dtype=torch.float64)).numpy()
+    np.testing.assert_allclose(ours, theirs, atol=1e-10, rtol=0)
+    counts = {
+        "attention": sum(p.numel() for p in block.attn.parameters()),
+        "ffn": sum(p.numel() for p in block.ffn.parameters()),
+        "layernorm": sum(p.numel() for p in block.ln1.parameters())
+        + sum(p.numel() for p in block.ln2.parameters()),
+    }
+    assert counts == {k: v for k, v in b.block_parameter_counts(512, 2048).items() if k != "total"}
+
+
+def test_gelu_and_layer_norm_match_pytorch():
+    x = np.linspace(-6, 6, 241)
+    np.testing.assert_allclose(b.gelu(x), F.gelu(torch.tensor(x)).numpy(), atol=1e-15)
+    v = RNG.normal(size=(5, 12))
+    g, beta = RNG.normal(size=12), RNG.normal(size=12)
+    theirs = F.layer_norm(torch.tensor(v), (12,), torch.tensor(g), torch.tensor(beta), eps=1e-5)
+    np.testing.assert_allclose(b.layer_norm(v, g, beta), theirs.numpy(), atol=1e-12)
+
+
+# ------------------------------------------------------------- state and view
+
+def ask(partial, current=None):
+    return json.loads(handle(json.dumps({"lab": "block", "from": "set",
+                                         "current": current or {}, "state": partial})))
+
+
+@pytest.mark.parametrize("partial, key, pattern", [
+    ({"d_model": 100}, "d_model", "no es divisible"),
+    ({"heads": 7}, "heads", "no es divisible"),
+    ({"d_model": 0}, "d_model", "fuera del rango"),
+    ({"d_ff": -4}, "d_ff", "fuera del rango"),
+    ({"d_model": 1.5}, "d_model", "no es un número entero"),
+    ({"d_ff": 9000}, "d_ff", "fuera del rango 1 a 8192"),
+    ({"heads": "ocho"}, "heads", "no es un número entero"),
+    ({"pe_d": 15}, "pe_d", "debe ser par"),
+    ({"pe_positions": 500}, "pe_positions", "fuera del rango"),
+    ({"depth": 0}, "depth", "fuera del rango"),
+    ({"order": [0, 0, 1, 2, 3]}, "order", "sin repetir"),
+    ({"ln_x": [1, 2, 3]}, "ln_x", "4 coordenadas"),
+    ({"gamma": "inf"}, "gamma", "no es un número finito"),
+])
+def test_bad_sizes_are_rejected_with_their_key(partial, key, pattern):
+    reply = ask(partial)
+    assert reply["ok"] is False and reply["key"] == key
+    assert re.search(pattern, reply["error"]), reply["error"]
+
+
+def test_any_size_up_to_8192_is_instant_and_arrays_are_bounded(monkeypatch):
+    def refuse(*args):
+        raise AssertionError("no arrays for large sizes")
+    monkeypatch.setattr(block_lab, "shape_check", refuse)
+    reply = ask({"d_model": 8192, "heads": 8, "d_ff": 8192})
+    assert reply["ok"] and not reply["view"]["block"]["real"]
+    assert reply["view"]["block"]["params"]["rows"][3][1] == "402.702.336"
+
+
+def test_default_block_view_runs_the_real_block():
+    view = ask({})["view"]["block"]
+    assert view["real"] and view["shape_in"] == view["shape_out"] == "(2, 10, 512)"
+
+
+def test_block_views_are_strict_json():
+    for partial in ({}, {"order": [4, 3, 2, 1, 0], "pe_d": 128, "pe_positions": 128},
+                    {"depth": 64, "ln_x": [1, 1, 1, 1]}, {"d_model": 12, "heads": 3, "d_ff": 7}):
+        text = handle(json.dumps({"lab": "block", "from": "set", "current": {}, "state": partial}))
+        assert "NaN" not in text and "Infinity" not in text
+        assert json.loads(text)["ok"]
+
+
+def test_url_with_a_clashing_size_falls_back_to_defaults():
+    reply = json.loads(handle(json.dumps({"lab": "block", "from": "url",
+                                          "state": {"d_model": "100"}})))
+    assert reply["view"]["state"] == block_lab.SPEC.default_state()
+    assert any("no es divisible" in n for n in reply["view"]["notices"])
