@@ -380,12 +380,12 @@ def rope_panel(state):
         "norms": "|q| = %s = |q_m|; |k| = %s = |k_n|" % (
             d.fmt(np.linalg.norm(q), 3), d.fmt(np.linalg.norm(k), 3)),
         "drawing": {
-            "extent": extent,
+            "extent": d.num(extent),
             "vectors": [
-                {"name": "q", "x": float(q[0]), "y": float(q[1]), "role": "q", "moved": False},
-                {"name": "k", "x": float(k[0]), "y": float(k[1]), "role": "k", "moved": False},
-                {"name": "q_m", "x": float(q_m[0]), "y": float(q_m[1]), "role": "q", "moved": True},
-                {"name": "k_n", "x": float(k_n[0]), "y": float(k_n[1]), "role": "k", "moved": True},
+                {"name": "q", "x": d.num(q[0]), "y": d.num(q[1]), "role": "q", "moved": False},
+                {"name": "k", "x": d.num(k[0]), "y": d.num(k[1]), "role": "k", "moved": False},
+                {"name": "q_m", "x": d.num(q_m[0]), "y": d.num(q_m[1]), "role": "q", "moved": True},
+                {"name": "k_n", "x": d.num(k_n[0]), "y": d.num(k_n[1]), "role": "k", "moved": True},
             ],
         },
         "table": d.table("rope", "q_m · k_n según el desplazamiento n − m (θ = %s)"
@@ -467,7 +467,7 @@ def cache_panel(state):
         "counts": d.table("projections", "Proyecciones calculadas (q, k y v%s)"
                           % (", por cabeza × %d" % n_head if n_head > 1 else ""),
                           ["con caché", "sin caché"], count_rows, "paso"),
-        "check": {"max_diff": d.fmt_sci(worst), "exact": worst <= 1e-12},
+        "check": {"max_diff": d.fmt_error(worst), "exact": worst <= 1e-12},
         "prefix": {
             "query": tokens[new],
             "sentence": SENTENCES[state["sentence"]]["label"],
@@ -478,7 +478,7 @@ def cache_panel(state):
             "verdict": "iguales: el prefijo es el mismo" if same else
                        "distintas: ya hay tokens que separan las frases",
         },
-        "drift": {"causal": d.fmt_sci(causal_drift), "bidirectional": d.fmt_sci(bidir_drift),
+        "drift": {"causal": d.fmt_error(causal_drift), "bidirectional": d.fmt_error(bidir_drift),
                   "appended": tokens[-1]},
         "predict": {
             "id": "pred-cache:%s:%s:%s" % (state["sentence"], state["mask"], state["head"]),
@@ -490,7 +490,7 @@ def cache_panel(state):
                                  else causal_drift) > 1e-12 else "no"],
             "explanation": "Diferencia máxima medida: causal %s, bidireccional %s. Solo "
                            "con la máscara causal se pueden guardar K y V y reutilizarlos."
-                           % (d.fmt_sci(causal_drift), d.fmt_sci(bidir_drift)),
+                           % (d.fmt_error(causal_drift), d.fmt_error(bidir_drift)),
         },
     }
 

@@ -139,9 +139,9 @@ def order_panel(state):
         "weights_permuted": _matrix_table("order-wp", "Pesos · %s" % " ".join(moved), moved,
                                           weights_p, "consulta \\ clave"),
         "pair": {"a": d.fmt(weights[i, j]), "b": d.fmt(weights_p[pi, pj])},
-        "weights_gap": d.fmt_sci(weights_gap),
-        "out_gap": d.fmt_sci(out_gap),
-        "pe_gap": d.fmt_sci(pe_gap),
+        "weights_gap": d.fmt_error(weights_gap),
+        "out_gap": d.fmt_error(out_gap),
+        "pe_gap": d.fmt_error(pe_gap),
         "pe_differs": pe_gap > 1e-9,
         "is_identity": order == sorted(order),
     }
@@ -160,7 +160,7 @@ def position_panel(state):
     return {
         "heatmap": {
             "rows": n_pos, "cols": width,
-            "values": [[round(float(v), 4) for v in row] for row in pe],
+            "values": [[round(d.num(v), 4) for v in row] for row in pe],
             "label": "PE(pos, i) para %d posiciones y d_model = %d" % (n_pos, width),
         },
         "wavelengths": d.table("wavelengths", "Longitud de onda de cada par (d_model = %d)" % width,
@@ -168,7 +168,7 @@ def position_panel(state):
         "first": d.fmt(lam[0], 2),
         "last": d.fmt(lam[-1], 0),
         "limit": d.fmt(b.PE_BASE * 2 * np.pi, 0),
-        "shift": {"k": k, "error": d.fmt_sci(b.shift_error(n_pos, width, k)),
+        "shift": {"k": k, "error": d.fmt_error(b.shift_error(n_pos, width, k)),
                   "sine_only": d.fmt_sci(b.sine_only_shift_error(n_pos, width, k))},
     }
 
@@ -244,13 +244,13 @@ def ffn_panel(state):
     return {
         "d_model": state["d_model"], "d_ff": state["d_ff"],
         "ratio": d.fmt_short(state["d_ff"] / state["d_model"]),
-        "plot": {"x": [float(v) for v in grid],
-                 "series": [{"name": "GELU", "y": [round(float(v), 5) for v in b.gelu(grid)]},
-                            {"name": "ReLU", "y": [float(v) for v in b.relu(grid)]}]},
+        "plot": {"x": [d.num(v) for v in grid],
+                 "series": [{"name": "GELU", "y": [d.num(v) for v in b.gelu(grid)]},
+                            {"name": "ReLU", "y": [d.num(v) for v in b.relu(grid)]}]},
         "gelu_at": {"x": "−1", "gelu": d.fmt(float(b.gelu(np.array(-1.0))), 4), "relu": "0"},
-        "collapse": {"error": d.fmt_sci(collapse), "shape_a": "%d × %d" % a.shape},
-        "locality": {"ffn3": d.fmt_sci(ffn_gap[3]), "ffn5": d.fmt_sci(ffn_gap[5]),
-                     "attn5": d.fmt_sci(attn_gap[5])},
+        "collapse": {"error": d.fmt_error(collapse), "shape_a": "%d × %d" % a.shape},
+        "locality": {"ffn3": d.fmt_error(ffn_gap[3]), "ffn5": d.fmt_error(ffn_gap[5]),
+                     "attn5": d.fmt_error(attn_gap[5])},
     }
 
 

@@ -51,15 +51,36 @@ def fmt_sci(x):
     return fmt(float(mantissa), 1) + "·10" + str(int(exponent)).translate(superscript)
 
 
+def fmt_error(x):
+    """A measured difference that should vanish: '0', '< 10⁻¹²', or its value.
+
+    Below 10⁻¹² a difference is round-off, and round-off depends on the
+    machine and the NumPy build; the page shows the bound, not the noise.
+    """
+    x = abs(float(x))
+    if x == 0:
+        return "0"
+    return "< 10⁻¹²" if x < 1e-12 else fmt_sci(x)
+
+
 def join_words(words):
     """['El', 'banco', 'del'] -> 'El, banco y del'."""
     words = list(words)
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " y " + words[-1]
 
 
+def num(x):
+    """A raw number for drawing (shading, plots, SVG): 10 significant digits.
+
+    NumPy versions may differ in the last bit; the view must read the same in
+    CPython (built ahead of time) and in the browser.
+    """
+    return float("%.10g" % float(x))
+
+
 def cell(value, text=None, **flags):
-    """A table cell: the number (or None) and how it reads."""
-    data = {"value": None if value is None else float(value),
+    """A table cell: the number (or None, see num()) and how it reads."""
+    data = {"value": None if value is None else num(value),
             "text": fmt(value) if text is None else text}
     data.update(flags)
     return data

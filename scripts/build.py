@@ -1,31 +1,53 @@
 """Assemble static/, the deployable site, from three sources.
 
 1. web/                      the page source, copied as is;
-2. the lab_core wheel         built here, a standard py3-none-any wheel;
+2. the lab_core wheel         built here, a standard py3-none-any wheel, under
+                              wheels/<content hash>/ so it can be cached forever;
 3. the bundled runtime        only the Pyodide 0.17.1 files the page loads:
-                              the core, NumPy, micropip and their dependencies,
-                              read from packages.json (never the whole 270 MB).
+                              the core and NumPy (and whatever packages.json
+                              says NumPy needs), never the whole 270 MB.
 
-It also writes static/manifest.json, which tells the page where the runtime
-and the wheel are. Usage: python scripts/build.py [--out static]
+It also writes:
+- static/manifest.json        where the runtime and the wheel are;
+- static/views/<lab>.json     each lab's default view, rendered here by the
+                              same lab_core in CPython, so the page can paint
+                              its tables before Python is live in the browser;
+- x.br and x.gz beside each compressible file, for scripts/serve.py (and any
+                              host that serves precompressed files). Brotli at
+                              quality 11 is slow, so results are cached in
+                              build/compressed/ by content hash.
+
+Usage: python scripts/build.py [--out static]
 """
 from __future__ import annotations
 
 import argparse
+import gzip
+import hashlib
 import json
 import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import brotli
+
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from lab_core.views import LABS, answer, to_json  # noqa: E402
+
 BUNDLED = ROOT / "node_modules" / "@pyodide" / "pyodide"
 CORE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "pyodide.asm.data",
               "packages.json")
 # What the page asks Pyodide to load; their dependencies are added from
-# packages.json.
-PAGE_PACKAGES = ("numpy", "micropip")
+# packages.json. lab_core itself is imported straight from its wheel (a zip
+# on sys.path), so micropip and its dependencies are not needed.
+PAGE_PACKAGES = ("numpy",)
+COMPRESSIBLE = (".js", ".wasm", ".data", ".json", ".html", ".css", ".svg")
+CACHE = ROOT / "build" / "compressed"
 
 
 def package_closure(packages_json, wanted):
@@ -67,7 +89,7 @@ def copy_runtime(out):
 
 
 def build_wheel(out):
-    """Build the lab_core wheel into out/wheels; return its path in the site."""
+    """Build the lab_core wheel into out/wheels/<hash>/; return its site path."""
     with tempfile.TemporaryDirectory() as tmp:
         done = subprocess.run(
             [sys.executable, "-m", "build", "--wheel", "--no-isolation",
@@ -79,9 +101,50 @@ def build_wheel(out):
         wheels = list(Path(tmp).glob("lab_core-*-py3-none-any.whl"))
         if len(wheels) != 1:
             raise SystemExit("build: expected one py3-none-any wheel, got %s" % wheels)
-        (out / "wheels").mkdir()
-        shutil.copy2(wheels[0], out / "wheels" / wheels[0].name)
-        return "wheels/" + wheels[0].name
+        digest = hashlib.sha256(wheels[0].read_bytes()).hexdigest()[:12]
+        target = out / "wheels" / digest
+        target.mkdir(parents=True)
+        shutil.copy2(wheels[0], target / wheels[0].name)
+        return "wheels/%s/%s" % (digest, wheels[0].name)
+
+
+def prerender_views(out):
+    """Each lab's default view, exactly as the page asks for it at start-up."""
+    folder = out / "views"
+    folder.mkdir()
+    for name in LABS:
+        reply = answer(json.dumps({"lab": name, "from": "url", "state": {}}))
+        if not reply["ok"]:
+            raise SystemExit("build: the default %s view failed: %s" % (name, reply["error"]))
+        (folder / (name + ".json")).write_text(to_json(reply), encoding="utf-8")
+
+
+def _compress(job):
+    """(source path, digest) -> (digest, br bytes, gz bytes); runs in a worker."""
+    source, digest = job
+    data = Path(source).read_bytes()
+    return digest, brotli.compress(data, quality=11, lgwin=24), gzip.compress(data, 9, mtime=0)
+
+
+def precompress(out):
+    """Write x.br and x.gz beside every compressible file, reusing the cache."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    files, todo = [], []
+    for path in sorted(out.rglob("*")):
+        if path.suffix in COMPRESSIBLE and path.is_file() and path.stat().st_size > 1024:
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            files.append((path, digest))
+            if not (CACHE / (digest + ".br")).is_file():
+                todo.append((str(path), digest))
+    if todo:
+        with ProcessPoolExecutor() as pool:
+            for digest, br, gz in pool.map(_compress, todo):
+                (CACHE / (digest + ".gz")).write_bytes(gz)
+                (CACHE / (digest + ".br")).write_bytes(br)
+    for path, digest in files:
+        for suffix in (".br", ".gz"):
+            shutil.copyfile(CACHE / (digest + suffix), str(path) + suffix)
+    return len(files), len(todo)
 
 
 def build(out):
@@ -90,18 +153,27 @@ def build(out):
     shutil.copytree(ROOT / "web", out)
     manifest = {"wheel": build_wheel(out), "runtime": copy_runtime(out)}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    prerender_views(out)
+    manifest["compressed"] = precompress(out)
     return manifest
+
+
+def site_bytes(out):
+    """Total size of the site's own files, without the precompressed copies."""
+    return sum(f.stat().st_size for f in out.rglob("*")
+               if f.is_file() and not f.name.endswith((".br", ".gz")))
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "static")
     args = parser.parse_args()
-    manifest = build(args.out.resolve())
-    size = sum(f.stat().st_size for f in args.out.rglob("*") if f.is_file())
-    print("built %s: %s, runtime %s (%d files), %.1f MB"
+    out = args.out.resolve()
+    manifest = build(out)
+    files, fresh = manifest["compressed"]
+    print("built %s: %s, runtime %s (%d files), %.1f MB; %d files precompressed (%d new)"
           % (args.out, manifest["wheel"], manifest["runtime"]["pyodide"],
-             len(manifest["runtime"]["files"]), size / 1e6))
+             len(manifest["runtime"]["files"]), site_bytes(out) / 1e6, files, fresh))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,11 @@
-"""Serve static/ on 127.0.0.1 only, with the MIME types Pyodide needs.
+"""Serve static/ on 127.0.0.1 only, the way the lab wants to be served.
+
+- MIME types Pyodide needs (.wasm as application/wasm for streaming compile).
+- Precompressed files: when the build left `x.br` or `x.gz` beside `x` and
+  the browser accepts that encoding, they are sent with Content-Encoding.
+- Caching: versioned paths (runtime/pyodide-<version>/, wheels/<hash>/) are
+  immutable for a year; everything else (the page) is revalidated each time
+  with an ETag, so a rebuilt page is never served stale.
 
 Usage: python scripts/serve.py [--port 8000] [--root static]
 The tests and the benchmark import `make_server` and serve on a free port.
@@ -6,17 +13,22 @@ The tests and the benchmark import `make_server` and serve on a free port.
 from __future__ import annotations
 
 import argparse
+import email.utils
 import functools
+import os
+from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+IMMUTABLE_PREFIXES = ("/runtime/", "/wheels/")
+ENCODINGS = (("br", ".br"), ("gzip", ".gz"))  # in order of preference
 
 
 class LabHandler(SimpleHTTPRequestHandler):
     extensions_map = {
         **SimpleHTTPRequestHandler.extensions_map,
-        ".wasm": "application/wasm",  # required for streaming compilation
+        ".wasm": "application/wasm",
         ".js": "text/javascript",
         ".mjs": "text/javascript",
         ".json": "application/json",
@@ -28,10 +40,48 @@ class LabHandler(SimpleHTTPRequestHandler):
         ".svg": "image/svg+xml",
     }
 
-    def end_headers(self):
-        # Revalidate every time: a rebuilt site is never served stale.
-        self.send_header("Cache-Control", "no-cache")
-        super().end_headers()
+    def cache_control(self):
+        path = self.path.split("?", 1)[0]
+        if path.startswith(IMMUTABLE_PREFIXES):
+            return "public, max-age=31536000, immutable"
+        return "no-cache"
+
+    def pick_encoding(self, path):
+        """(encoding or None, file to send) for what the browser accepts."""
+        accepted = {part.split(";")[0].strip()
+                    for part in self.headers.get("Accept-Encoding", "").split(",")}
+        for name, suffix in ENCODINGS:
+            if name in accepted and os.path.isfile(path + suffix):
+                return name, path + suffix
+        return None, path
+
+    def send_head(self):
+        path = self.translate_path(self.path)
+        if not os.path.isfile(path):
+            return super().send_head()  # directories (index.html), 404s
+        encoding, served = self.pick_encoding(path)
+        stat = os.stat(served)
+        etag = '"%x-%x-%s"' % (stat.st_mtime_ns, stat.st_size, encoding or "identity")
+        if etag in self.headers.get("If-None-Match", ""):
+            self.send_response(HTTPStatus.NOT_MODIFIED)
+            self.send_common_headers(etag)
+            self.end_headers()
+            return None
+        handle = open(served, "rb")
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Length", str(stat.st_size))
+        if encoding:
+            self.send_header("Content-Encoding", encoding)
+        self.send_header("Last-Modified", email.utils.formatdate(stat.st_mtime, usegmt=True))
+        self.send_common_headers(etag)
+        self.end_headers()
+        return handle
+
+    def send_common_headers(self, etag):
+        self.send_header("ETag", etag)
+        self.send_header("Cache-Control", self.cache_control())
+        self.send_header("Vary", "Accept-Encoding")
 
     def log_message(self, format, *args):
         if self.server.verbose:

@@ -1,7 +1,15 @@
-// Boots Pyodide, loads NumPy and installs the lab_core wheel.
+// Boots Pyodide, loads NumPy and imports lab_core from its wheel.
 // Returns `call(request) -> reply`, the page's only way to reach Python.
-// The runtime's files and the wheel's name come from manifest.json, which
-// the build writes next to index.html.
+// The runtime's files and the wheel's path come from manifest.json, which
+// the build writes next to the pages.
+//
+// To get live as close as possible to the runtime's own floor, everything
+// that does not depend on Pyodide starts at once, in parallel with its boot:
+// the wheel download and the NumPy package files (the later loadPackage then
+// finds them in the HTTP cache). The wheel is a pure-Python zip, so it goes
+// on sys.path as is: no micropip, no dependency resolution.
+
+const WHEEL_PATH = "/lab_core.whl";
 
 function loadScript(src) {
   return new Promise((resolve, reject) => {
@@ -30,6 +38,12 @@ async function step(name, onStep, work) {
   }
 }
 
+async function fetchBytes(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`HTTP ${response.status} en ${url}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
 export async function bootRuntime(onStep) {
   const manifest = await step("Leyendo manifest.json", onStep, async () => {
     const response = await fetch("manifest.json", { cache: "no-cache" });
@@ -39,22 +53,28 @@ export async function bootRuntime(onStep) {
   const { runtime } = manifest;
   const base = new URL(runtime.indexURL, document.baseURI).href;
 
+  // In parallel with the boot: the wheel, and NumPy's files into the cache.
+  const wheel = fetchBytes(new URL(manifest.wheel, document.baseURI).href);
+  const warm = runtime.files
+    .filter((name) => runtime.packages.some((pkg) => name.startsWith(`${pkg}.`)))
+    .map((name) => fetch(base + name).then((r) => r.arrayBuffer()).catch(() => null));
+
   const pyodide = await step(`Arrancando Pyodide ${runtime.pyodide}`, onStep, async () => {
     await loadScript(base + "pyodide.js");
     return globalThis.loadPyodide({ indexURL: base });
   });
 
-  await step("Cargando NumPy", onStep, () => pyodide.loadPackage(runtime.packages));
-
-  const wheelURL = new URL(manifest.wheel, document.baseURI).href;
-  await step("Instalando lab_core", onStep, () =>
-    pyodide.runPythonAsync(
-      `import micropip\nawait micropip.install(${JSON.stringify(wheelURL)})`,
-    ),
-  );
+  await step("Cargando NumPy", onStep, async () => {
+    await Promise.all(warm);
+    await pyodide.loadPackage(runtime.packages);
+  });
 
   const { render, publishRuntime } = await step("Importando lab_core", onStep, async () => {
-    pyodide.runPython("from lab_core.browser import render, publish_runtime");
+    // Emscripten's file system: pyodide.FS since 0.18, pyodide._module.FS in 0.17.
+    const fs = pyodide.FS || pyodide._module.FS;
+    fs.writeFile(WHEEL_PATH, await wheel);
+    pyodide.runPython(`import sys\nsys.path.insert(0, "${WHEEL_PATH}")\n` +
+      "from lab_core.browser import render, publish_runtime");
     return {
       render: pyodide.globals.get("render"),
       publishRuntime: pyodide.globals.get("publish_runtime"),
