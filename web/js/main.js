@@ -82,9 +82,19 @@ function syncButtons() {
   }
 }
 
+let bootStep = "";
+
 function setStatus(phase, text) {
   statusBox.dataset.phase = phase;
   statusText.textContent = text;
+}
+
+// While booting, the status names the current step; once the build-time
+// view is on screen it also says that the live computation is coming.
+function showBootStep(step = bootStep) {
+  bootStep = step;
+  const early = document.body.dataset.live === "false" ? "Calculando en vivo… " : "";
+  setStatus("loading", `${early}${step}…`);
 }
 
 function enableControls() {
@@ -110,15 +120,13 @@ prerendered.then((reply) => {
   if (!reply || !reply.ok || state) return; // Python was faster, or no file
   show(reply.view);
   document.body.dataset.live = "false";
+  showBootStep();
   enableControls(); // what is pressed now is queued by lab.set until Python is live
   markFirstPaint();
 });
 
 async function boot() {
-  const runtime = await bootRuntime((step) => {
-    const early = document.body.dataset.live === "false" ? "Calculando en vivo… " : "";
-    setStatus("loading", `${early}${step}…`);
-  });
+  const runtime = await bootRuntime(showBootStep);
   call = runtime.call;
   const params = paramsFromURL();
   const reply = call({ lab: labName, from: "url", state: params });
