@@ -6,6 +6,7 @@ documented in `lab_core/views.py`.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -17,6 +18,7 @@ from .heads import get_head, multi_head, run_head
 from .kvcache import full_recompute, generate_with_cache, prefix_drift, projection_counts
 from .language import next_word_probs, training_step
 from .rope import rope_rotate, rope_score
+from .memo import reads
 from .state import Spec, choice, float_range, int_range, parse_int, vector2
 
 MASK_LABELS = {"causal": "causal", "bidirectional": "bidireccional"}
@@ -80,6 +82,16 @@ def shown_heads(state):
     return list(HEADS) if state["head"] == ALL_HEADS else [state["head"]]
 
 
+@functools.lru_cache(maxsize=32)
+def _run(sentence_id, head_id, mask_kind):
+    """run_head, cached: several panels need the same head's attention."""
+    return run_head(sentence_id, head_id, mask_kind)
+
+
+def head_runs(state):  # head id -> run, for the heads the state shows
+    return {h: _run(state["sentence"], h, state["mask"]) for h in shown_heads(state)}
+
+
 def head_label(head_id):
     return "todas las cabezas" if head_id == ALL_HEADS else HEADS[head_id]["label"]
 
@@ -90,6 +102,7 @@ def _options(pairs):
     return [{"value": value, "label": label} for value, label in pairs]
 
 
+@reads("sentence")
 def controls(state):
     tokens = SENTENCES[state["sentence"]]["tokens"]
     positions = _options((i, "%d · %s" % (i, w)) for i, w in enumerate(tokens))
@@ -143,8 +156,9 @@ def _score_tables(run, query, head_id, many):
     }
 
 
-def score_tables(state, runs):
-    heads = shown_heads(state)
+@reads("sentence", "query", "mask", "head")
+def score_tables(state):
+    runs, heads = head_runs(state), shown_heads(state)
     return [_score_tables(runs[h], state["query"], h, len(heads) > 1) for h in heads]
 
 
@@ -199,7 +213,9 @@ def _arithmetic(run, head_id, i, j):
     }
 
 
-def arithmetic_panel(state, runs):
+@reads("sentence", "query", "key", "mask", "head")
+def arithmetic_panel(state):
+    runs = head_runs(state)
     i, j = state["query"], state["key"]
     tokens = SENTENCES[state["sentence"]]["tokens"]
     heads = shown_heads(state)
@@ -248,7 +264,9 @@ def _mixture(run, head_id, i):
     }
 
 
-def mixture_panel(state, runs):
+@reads("sentence", "query", "mask", "head")
+def mixture_panel(state):
+    runs = head_runs(state)
     i = state["query"]
     tokens = SENTENCES[state["sentence"]]["tokens"]
     _, logits, probs = next_word_probs(state["sentence"], state["mask"])
@@ -269,11 +287,12 @@ def mixture_panel(state, runs):
 
 # --------------------------------------------------------- panel 3: the heads
 
+@reads("sentence", "query", "mask", "head")
 def heads_panel(state):
     tokens = SENTENCES[state["sentence"]]["tokens"]
     heads = []
     for head_id in shown_heads(state):
-        run = run_head(state["sentence"], head_id, state["mask"])
+        run = _run(state["sentence"], head_id, state["mask"])
         head = get_head(head_id)
         rows = [{"label": w, "selected": i == state["query"], "cells": [
             d.cell(None, d.fmt_vector_short(run[name][i])) for name in ("q", "k", "v")]}
@@ -315,9 +334,10 @@ def heads_panel(state):
 
 # ---------------------------------------------------------- panel 4: the mask
 
-def mask_panel(state, runs):
+@reads("sentence", "query", "mask", "head")
+def mask_panel(state):
     tokens = SENTENCES[state["sentence"]]["tokens"]
-    mask = runs[shown_heads(state)[0]]["mask"]
+    mask = head_runs(state)[shown_heads(state)[0]]["mask"]
     rows = [{"label": w, "selected": i == state["query"], "cells": [
         d.cell(0.0, "0", masked=False, diagonal=i == j) if mask[i, j]
         else d.cell(None, d.MASKED_TEXT, masked=True, diagonal=False)
@@ -325,8 +345,8 @@ def mask_panel(state, runs):
     # Does banco's row change between the sentences under the current mask?
     other = "credito" if state["sentence"] == "parque" else "parque"
     head_id = shown_heads(state)[0]
-    here = run_head(state["sentence"], head_id, state["mask"])["weights"][1]
-    there = run_head(other, head_id, state["mask"])["weights"][1]
+    here = _run(state["sentence"], head_id, state["mask"])["weights"][1]
+    there = _run(other, head_id, state["mask"])["weights"][1]
     changes = not np.array_equal(here, there)
     return {
         "kind": MASK_LABELS[state["mask"]],
@@ -354,6 +374,7 @@ def mask_panel(state, runs):
 
 # -------------------------------------------------------------- panel 5: RoPE
 
+@reads("theta", "rope_m", "rope_n", "rope_q", "rope_k")
 def rope_panel(state):
     theta, m, n = state["theta"], state["rope_m"], state["rope_n"]
     q, k = np.array(state["rope_q"]), np.array(state["rope_k"])
@@ -406,6 +427,7 @@ def rope_panel(state):
 
 # ------------------------------------------------------ panel 6: training
 
+@reads("sentence")
 def training_panel(state):
     step = training_step(state["sentence"], "causal")
     leak = training_step(state["sentence"], "bidirectional")
@@ -429,6 +451,7 @@ def training_panel(state):
 
 # ------------------------------------------------------- panel 7: KV cache
 
+@reads("sentence", "step", "mask", "head")
 def cache_panel(state):
     tokens = SENTENCES[state["sentence"]]["tokens"]
     step, heads = state["step"], shown_heads(state)
@@ -497,15 +520,10 @@ def cache_panel(state):
 
 # --------------------------------------------------------------- the view
 
-def build_view(state):
-    """Every panel of the attention lab for one valid state."""
-    runs = {h: run_head(state["sentence"], h, state["mask"]) for h in shown_heads(state)}
+@reads("sentence", "head")
+def sentence_and_head(state):
     sentence = SENTENCES[state["sentence"]]
     return {
-        "lab": "attention",
-        "state": dict(state),
-        "notices": [],
-        "controls": controls(state),
         "sentence": {"id": state["sentence"], "label": sentence["label"],
                      "tokens": list(sentence["tokens"])},
         "head": {"id": state["head"], "label": head_label(state["head"]),
@@ -513,12 +531,24 @@ def build_view(state):
                              "y W_O las vuelve a mezclar." if state["head"] == ALL_HEADS
                              else HEADS[state["head"]]["summary"]),
                  "d_k": 2, "d_v": 2},
-        "tables": score_tables(state, runs),
-        "arithmetic": arithmetic_panel(state, runs),
-        "mixture": mixture_panel(state, runs),
+    }
+
+
+def build_view(state):
+    """Every panel of the attention lab for one valid state."""
+    view = {
+        "lab": "attention",
+        "state": dict(state),
+        "notices": [],
+        "controls": controls(state),
+        "tables": score_tables(state),
+        "arithmetic": arithmetic_panel(state),
+        "mixture": mixture_panel(state),
         "heads": heads_panel(state),
-        "mask": mask_panel(state, runs),
+        "mask": mask_panel(state),
         "rope": rope_panel(state),
         "training": training_panel(state),
         "cache": cache_panel(state),
     }
+    view.update(sentence_and_head(state))
+    return view

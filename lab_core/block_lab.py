@@ -6,7 +6,7 @@ parameter counts use the closed form, so any size up to 8192 is instant.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+import functools
 
 import numpy as np
 
@@ -15,10 +15,13 @@ from . import display as d
 from .didactic_block import (
     ORDER_D_MODEL, ORDER_SEED, ORDER_SENTENCE, PANELS, QUIZ, SWAPPED_ORDER,
 )
+from .memo import reads
 from .state import Spec, choice, float_range, int_range, parse_int, permutation, vector
 
 SIZE_MAX = 8192
-REAL_PARAMS_MAX = 4_200_000  # above this the shape check uses no arrays
+# Above this the shape check uses no arrays. The article's 512/8/2048 block
+# (3.150.336 parameters) takes about 0,3 s in the browser's NumPy, once.
+REAL_PARAMS_MAX = 3_200_000
 PE_POSITIONS_MAX = 128
 PE_D_MAX = 128
 DEPTH_MAX = 64
@@ -77,6 +80,7 @@ SPEC = Spec(
 )
 
 
+@reads()
 def controls(state):
     def number(label, low, high, step=1):
         return {"label": label, "min": low, "max": high, "step": step}
@@ -105,7 +109,7 @@ def _matrix_table(table_id, caption, labels, matrix, corner=""):
 
 # ---------------------------------------------------- 1. order-blind attention
 
-@lru_cache(maxsize=1)
+@functools.lru_cache(maxsize=1)
 def _order_weights():
     """Toy embeddings and one head's projections, from a fixed seed."""
     rng = np.random.RandomState(ORDER_SEED)
@@ -115,6 +119,7 @@ def _order_weights():
     return x, w_q, w_k, w_v
 
 
+@reads("order")
 def order_panel(state):
     order = state["order"]
     x, w_q, w_k, w_v = _order_weights()
@@ -149,6 +154,7 @@ def order_panel(state):
 
 # ---------------------------------------------------- 2. positional encoding
 
+@reads("pe_positions", "pe_d", "shift_k")
 def position_panel(state):
     n_pos, width, k = state["pe_positions"], state["pe_d"], state["shift_k"]
     pe = b.sinusoidal_pe(n_pos, width)
@@ -175,6 +181,7 @@ def position_panel(state):
 
 # ------------------------------------------------------------- 3. residuals
 
+@reads("depth")
 def residual_panel(state):
     depth = state["depth"]
     weights = b.toy_layer_weights(depth, 8, 0.5, seed=1)
@@ -196,6 +203,16 @@ def residual_panel(state):
 
 # -------------------------------------------------------------- 4. LayerNorm
 
+@functools.lru_cache(maxsize=8)
+def _growth_table(depth):
+    growth = b.norm_growth(depth)
+    rows = [{"label": str(layer + 1), "selected": layer + 1 == len(growth),
+             "cells": [d.cell(v) for v in values]} for layer, values in enumerate(growth)]
+    return d.table("growth", "Norma de la activación tras cada capa",
+                   ["sin normalizar", "post-norm", "pre-norm"], rows, "capa")
+
+
+@reads("ln_x", "gamma", "beta", "depth")
 def layernorm_panel(state):
     x = np.array(state["ln_x"])
     gamma = np.full(4, state["gamma"])
@@ -203,23 +220,19 @@ def layernorm_panel(state):
     mean, var = float(x.mean()), float(x.var())
     normalized = (x - mean) / np.sqrt(var + b.LN_EPS)
     out = b.layer_norm(x, gamma, beta)
-    growth = b.norm_growth(state["depth"])
-    rows = [{"label": str(layer + 1), "selected": layer + 1 == len(growth),
-             "cells": [d.cell(v) for v in values]} for layer, values in enumerate(growth)]
     return {
         "x": d.fmt_vector(x), "mean": d.fmt(mean, 3), "var": d.fmt(var, 3),
         "eps": "10⁻⁵", "normalized": d.fmt_vector(normalized, 3),
         "gamma": d.fmt(state["gamma"], 1), "beta": d.fmt(state["beta"], 1),
         "out": d.fmt_vector(out, 3),
         "out_mean": d.fmt(float(out.mean()), 3), "out_std": d.fmt(float(out.std()), 3),
-        "growth": d.table("growth", "Norma de la activación tras cada capa",
-                          ["sin normalizar", "post-norm", "pre-norm"], rows, "capa"),
+        "growth": _growth_table(state["depth"]),
     }
 
 
 # -------------------------------------------------------------------- 5. FFN
 
-@lru_cache(maxsize=1)
+@functools.lru_cache(maxsize=1)
 def _ffn_demo():
     """A small FFN (8 -> 32 -> 8) and an 8-position input, from a fixed seed."""
     rng = np.random.RandomState(11)
@@ -228,6 +241,7 @@ def _ffn_demo():
     return rng.normal(size=(8, 8)), w1, b1, w2, b2
 
 
+@reads("d_model", "d_ff")
 def ffn_panel(state):
     x, w1, b1, w2, b2 = _ffn_demo()
     grid = np.linspace(-4.0, 4.0, 81)
@@ -256,7 +270,7 @@ def ffn_panel(state):
 
 # --------------------------------------------------------------- 6. the block
 
-@lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=4)
 def shape_check(d_model, n_head, d_ff):
     """Run the real block on a (batch, T, d_model) input; cached per size."""
     params = b.init_block(d_model, n_head, d_ff)
@@ -284,6 +298,7 @@ def parameter_table(d_model, d_ff):
     }
 
 
+@reads("d_model", "heads", "d_ff")
 def block_panel(state):
     d_model, heads, d_ff = state["d_model"], state["heads"], state["d_ff"]
     counts = b.block_parameter_counts(d_model, d_ff)
@@ -316,6 +331,7 @@ def block_panel(state):
 
 # ------------------------------------------------------------------- 7. quiz
 
+@functools.lru_cache(maxsize=1)
 def quiz():
     return [{
         "id": q["id"], "question": q["question"],

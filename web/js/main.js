@@ -112,11 +112,16 @@ function markFirstPaint() {
 // with lab keys waits for Python). A test checks it equals the live view.
 const prerendered = Object.keys(paramsFromURL()).length
   ? Promise.resolve(null)
-  : fetch(`views/${labName}.json`, { cache: "no-cache" })
+  : fetch(`views/${labName}.json`) // preloaded by the page; the server revalidates it
     .then((response) => (response.ok ? response.json() : null))
     .catch(() => null);
 
-prerendered.then((reply) => {
+// Painting takes main-thread time: wait until the boot has its downloads
+// under way, so the paint overlaps the network instead of delaying it.
+let bootStarted;
+const started = new Promise((resolve) => { bootStarted = resolve; });
+
+Promise.all([prerendered, started]).then(([reply]) => {
   if (!reply || !reply.ok || state) return; // Python was faster, or no file
   show(reply.view);
   document.body.dataset.live = "false";
@@ -126,7 +131,7 @@ prerendered.then((reply) => {
 });
 
 async function boot() {
-  const runtime = await bootRuntime(showBootStep);
+  const runtime = await bootRuntime(showBootStep, bootStarted);
   call = runtime.call;
   const params = paramsFromURL();
   const reply = call({ lab: labName, from: "url", state: params });
