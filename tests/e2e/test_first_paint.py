@@ -46,3 +46,20 @@ def test_a_url_with_state_waits_for_python_instead_of_painting_the_default(lab):
     assert lab.page.evaluate("window.__phases") == ["true"]  # never showed the default
     assert lab.page.evaluate("performance.getEntriesByName('lab:first-paint').length") == 1
     assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
+
+
+def test_a_second_visit_reuses_compiled_numpy_bytecode(lab):
+    warnings = []
+    lab.page.on("console", lambda m: warnings.append(m.text) if m.type == "warning" else None)
+    lab.open(lab.base_url)
+    lab.page.wait_for_function(
+        "performance.getEntriesByName('lab:bytecode-saved').length > 0", timeout=30000)
+    keys = lab.page.evaluate(
+        "caches.open('attention-lab-bytecode').then((c) => c.keys()).then((k) => k.map((r) => r.url))")
+    assert len(keys) == 1 and keys[0].endswith("/runtime/pyodide-0.17.1/bytecode.zip")
+    lab.open(lab.base_url, "?mask=bidirectional")  # same context: a revisit
+    assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
+    # Restored, so nothing is compiled again this time.
+    lab.page.wait_for_timeout(1500)
+    assert lab.page.evaluate("performance.getEntriesByName('lab:bytecode-saved').length") == 0
+    assert warnings == []

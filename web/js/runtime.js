@@ -40,6 +40,51 @@ async function step(name, onStep, work) {
   }
 }
 
+// Compiled NumPy bytecode from an earlier visit (see lab_core/bytecode.py),
+// in Cache Storage under a key that names the runtime's folder (and so its
+// version). Optional: without Cache Storage (a plain-http LAN address is
+// not a secure context) the lab simply compiles, as the runtime does.
+const BYTECODE_CACHE = "attention-lab-bytecode";
+
+async function readBytecode(key) {
+  try {
+    if (!globalThis.caches) return null;
+    const hit = await (await caches.open(BYTECODE_CACHE)).match(key);
+    return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
+  } catch (error) {
+    return null;
+  }
+}
+
+// After the lab is live: compile the imported NumPy modules a few at a time
+// in idle periods (never one long task), then keep the result for next time.
+function keepBytecode(pyodide, fs, key) {
+  if (!globalThis.caches) return;
+  const idle = globalThis.requestIdleCallback || ((f) => setTimeout(f, 50));
+  let job;
+  const slice = () => {
+    try {
+      job = job || pyodide.runPython(
+        "import os, numpy\nfrom lab_core.bytecode import CompileJob\n" +
+        "CompileJob(os.path.dirname(numpy.__file__))");
+      if (job.step(6) > 0) {
+        idle(slice, { timeout: 1000 });
+        return;
+      }
+      job.pack("/bytecode.zip");
+      job.destroy();
+      const bytes = fs.readFile("/bytecode.zip");
+      caches.open(BYTECODE_CACHE)
+        .then((cache) => cache.put(key, new Response(bytes)))
+        .then(() => performance.mark("lab:bytecode-saved"))
+        .catch((error) => console.warn("bytecode no guardado:", error));
+    } catch (error) {
+      console.warn("bytecode no compilado:", error);
+    }
+  };
+  idle(slice, { timeout: 1000 });
+}
+
 async function fetchBytes(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`HTTP ${response.status} en ${url}`);
@@ -68,6 +113,8 @@ export async function bootRuntime(onStep, onStarted = () => {}) {
   // In parallel with the boot: the wheel, and NumPy's files into the HTTP
   // cache (they are served as immutable), where loadPackage will find them.
   const wheel = fetchBytes(new URL(manifest.wheel, document.baseURI).href);
+  const bytecodeKey = base + "bytecode.zip";
+  const bytecode = readBytecode(bytecodeKey);
   const warm = filesToWarm(runtime)
     .map((name) => fetch(base + name).then((r) => r.arrayBuffer()).catch(() => null));
   const script = loadScript(base + "pyodide.js");
@@ -83,12 +130,23 @@ export async function bootRuntime(onStep, onStarted = () => {}) {
     await pyodide.loadPackage(runtime.packages);
   });
 
+  // Emscripten's file system: pyodide.FS since 0.18, pyodide._module.FS in 0.17.
+  const fs = pyodide.FS || pyodide._module.FS;
+  let restored = false;
   const { render, publishRuntime } = await step("Importando lab_core", onStep, async () => {
-    // Emscripten's file system: pyodide.FS since 0.18, pyodide._module.FS in 0.17.
-    const fs = pyodide.FS || pyodide._module.FS;
     fs.writeFile(WHEEL_PATH, await wheel);
-    pyodide.runPython(`import sys\nsys.path.insert(0, "${WHEEL_PATH}")\n` +
-      "from lab_core.browser import render, publish_runtime");
+    pyodide.runPython(`import sys\nsys.path.insert(0, "${WHEEL_PATH}")`);
+    const cached = await bytecode;
+    if (cached) {
+      try {
+        fs.writeFile("/bytecode.zip", cached);
+        pyodide.runPython("from lab_core.bytecode import unpack\nunpack('/bytecode.zip')");
+        restored = true;
+      } catch (error) {
+        console.warn("bytecode guardado ilegible; se compila de nuevo:", error);
+      }
+    }
+    pyodide.runPython("from lab_core.browser import render, publish_runtime");
     return {
       render: pyodide.globals.get("render"),
       publishRuntime: pyodide.globals.get("publish_runtime"),
@@ -111,5 +169,6 @@ export async function bootRuntime(onStep, onStarted = () => {}) {
     return JSON.parse(globalThis.py_view_data);
   }
 
+  if (!restored) keepBytecode(pyodide, fs, bytecodeKey);
   return { call, info };
 }
