@@ -1,6 +1,8 @@
-"""Take the README's screenshot of the lab, in the article's exercise state.
+"""Take the README's screenshots: each lab page, live, in a telling state.
 
-Usage: python scripts/screenshot.py [--out docs/screenshot.png]
+docs/screenshot.png          the attention lab in the article's exercise state;
+docs/screenshot-bloque.png   the block lab on its parameter table.
+Usage: python scripts/screenshot.py [--out docs]
 """
 from __future__ import annotations
 
@@ -14,27 +16,34 @@ from chromium import launch_options
 from serve import make_server
 
 ROOT = Path(__file__).resolve().parent.parent
-STATE = "?sentence=parque&query=1&mask=bidirectional&head=lugar"
+SHOTS = (
+    ("screenshot.png", "?mask=bidirectional", None),
+    ("screenshot-bloque.png", "bloque.html?panel=bloque", "#bloque"),
+)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshot.png")
+    parser.add_argument("--out", type=Path, default=ROOT / "docs")
     args = parser.parse_args()
     server = make_server(ROOT / "static")
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = "http://127.0.0.1:%d/%s" % (server.server_address[1], STATE)
+    base = "http://127.0.0.1:%d/" % server.server_address[1]
+    args.out.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(**launch_options())
-        page = browser.new_page(viewport={"width": 1200, "height": 900},
-                                device_scale_factor=1)
-        page.goto(url)
-        page.evaluate("window.lab.ready")
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(args.out), full_page=True)
+        for name, query, anchor in SHOTS:
+            page = browser.new_page(viewport={"width": 1200, "height": 1500},
+                                    device_scale_factor=1)
+            page.goto(base + query)
+            page.evaluate("window.lab.ready")
+            if anchor:
+                page.locator(anchor).scroll_into_view_if_needed()
+            page.screenshot(path=str(args.out / name))
+            print("screenshot: %s" % (args.out / name))
+            page.close()
         browser.close()
     server.shutdown()
-    print("screenshot: %s" % args.out)
 
 
 if __name__ == "__main__":
