@@ -153,7 +153,7 @@ def main():
     args = parser.parse_args()
 
     manifest = json.loads((STATIC / "manifest.json").read_text())
-    BenchHandler.floor = floor_page(manifest["runtime"]["indexURL"])
+    BenchHandler.floor = floor_page(manifest["runtimes"]["bundled"]["indexURL"])
     server = make_server(STATIC, handler_class=BenchHandler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = "http://127.0.0.1:%d/" % server.server_address[1]

@@ -5,10 +5,13 @@
                               wheels/<content hash>/ so it can be cached forever;
 3. the bundled runtime        only the Pyodide 0.17.1 files the page loads:
                               the core and NumPy (and whatever packages.json
-                              says NumPy needs), never the whole 270 MB.
+                              says NumPy needs), never the whole 270 MB;
+4. the current runtime        Pyodide 314.0.7's core, for ?runtime=current. Its
+                              NumPy is on no registry: wheels put in
+                              wheels-current/ are copied beside it.
 
 It also writes:
-- static/manifest.json        where the runtime and the wheel are;
+- static/manifest.json        where the runtimes and the wheel are;
 - static/views/<lab>.json     each lab's default view, rendered here by the
                               same lab_core in CPython, so the page can paint
                               its tables before Python is live in the browser;
@@ -42,6 +45,12 @@ from lab_core.views import LABS, answer, to_json  # noqa: E402
 BUNDLED = ROOT / "node_modules" / "@pyodide" / "pyodide"
 CORE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "pyodide.asm.data",
               "packages.json")
+# The newest Pyodide: only its core is on npm. Its NumPy wheel is on no
+# registry; drop one (or any of its packages) into CURRENT_WHEELS to ship it.
+CURRENT = ROOT / "node_modules" / "pyodide"
+CURRENT_FILES = ("pyodide.js", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
+                 "pyodide-lock.json")
+CURRENT_WHEELS = ROOT / "wheels-current"
 # What the page asks Pyodide to load; their dependencies are added from
 # packages.json. lab_core itself is imported straight from its wheel (a zip
 # on sys.path), so micropip and its dependencies are not needed.
@@ -85,6 +94,30 @@ def copy_runtime(out):
         "indexURL": folder,
         "packages": list(PAGE_PACKAGES),
         "files": sorted(names),
+    }
+
+
+def copy_current_runtime(out):
+    """Copy the current Pyodide's core, plus any wheels found in wheels-current/."""
+    version = json.loads((CURRENT / "package.json").read_text())["version"]
+    folder = "runtime/pyodide-%s/" % version
+    target = out / folder
+    target.mkdir(parents=True)
+    names = list(CURRENT_FILES)
+    for name in names:
+        shutil.copy2(CURRENT / name, target / name)
+    extra = sorted(CURRENT_WHEELS.glob("*.whl")) if CURRENT_WHEELS.is_dir() else []
+    for wheel in extra:
+        shutil.copy2(wheel, target / wheel.name)
+    lock = json.loads((CURRENT / "pyodide-lock.json").read_text())
+    return {
+        "name": "current",
+        "pyodide": version,
+        "python": lock["info"]["python"],
+        "indexURL": folder,
+        "packages": list(PAGE_PACKAGES),
+        "files": sorted(names + [w.name for w in extra]),
+        "needs": {pkg: lock["packages"][pkg]["file_name"] for pkg in PAGE_PACKAGES},
     }
 
 
@@ -151,7 +184,11 @@ def build(out):
     if out.exists():
         shutil.rmtree(out)
     shutil.copytree(ROOT / "web", out)
-    manifest = {"wheel": build_wheel(out), "runtime": copy_runtime(out)}
+    manifest = {
+        "wheel": build_wheel(out),
+        "default_runtime": "bundled",
+        "runtimes": {"bundled": copy_runtime(out), "current": copy_current_runtime(out)},
+    }
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     prerender_views(out)
     manifest["compressed"] = precompress(out)
@@ -171,9 +208,10 @@ def main():
     out = args.out.resolve()
     manifest = build(out)
     files, fresh = manifest["compressed"]
-    print("built %s: %s, runtime %s (%d files), %.1f MB; %d files precompressed (%d new)"
-          % (args.out, manifest["wheel"], manifest["runtime"]["pyodide"],
-             len(manifest["runtime"]["files"]), site_bytes(out) / 1e6, files, fresh))
+    runtimes = ", ".join("%s %s (%d files)" % (name, r["pyodide"], len(r["files"]))
+                         for name, r in manifest["runtimes"].items())
+    print("built %s: %s; runtimes: %s; %.1f MB; %d files precompressed (%d new)"
+          % (args.out, manifest["wheel"], runtimes, site_bytes(out) / 1e6, files, fresh))
 
 
 if __name__ == "__main__":

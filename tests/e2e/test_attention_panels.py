@@ -208,3 +208,11 @@ def test_bad_panel_values_fall_back_with_notices(lab):
     assert lab.state() == state
     # No number on the page reads NaN or Infinity.
     assert not re.search(r"NaN|Infinity|undefined", lab.page.locator("main").inner_text())
+
+
+def test_page_opens_at_the_top_unless_a_panel_is_asked_for(lab):
+    lab.open(lab.base_url, "?mask=bidirectional")
+    assert lab.page.evaluate("window.scrollY") == 0
+    lab.set(panel="rope")
+    assert lab.page.evaluate("window.scrollY") > 0
+    assert lab.page.locator("a[data-panel='rope']").get_attribute("aria-current") == "true"

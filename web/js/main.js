@@ -22,6 +22,7 @@ const noticeList = document.getElementById("notices");
 let state = null;
 let view = null;
 let call = null;
+const pageNotices = []; // about page keys (runtime), not the lab state
 
 function paramsFromURL() {
   const params = {};
@@ -63,11 +64,12 @@ function clearErrors() {
 }
 
 function show(next) {
-  const previousPanel = state && state.panel;
+  const previousPanel = state ? state.panel : undefined; // none yet: do not scroll on load
   view = next;
   state = next.state;
   renderView(root, next);
-  renderNotices(noticeList, next.notices);
+  renderNotices(noticeList, [...pageNotices, ...next.notices]);
+  pageNotices.length = 0;
   mirrorInURL(next.query_string);
   syncButtons();
   if ("panel" in state) showPanel(state.panel, previousPanel !== undefined && previousPanel !== state.panel);
@@ -130,9 +132,15 @@ Promise.all([prerendered, started]).then(([reply]) => {
   markFirstPaint();
 });
 
+const requestedRuntime = new URLSearchParams(location.search).get("runtime");
+
 async function boot() {
-  const runtime = await bootRuntime(showBootStep, bootStarted);
+  const runtime = await bootRuntime(showBootStep, bootStarted, requestedRuntime);
   call = runtime.call;
+  if (requestedRuntime !== null && requestedRuntime !== runtime.info.name) {
+    pageNotices.push(`Se ignoró runtime=«${requestedRuntime}»: los entornos son «bundled» ` +
+      `y «current». Se usa «${runtime.info.name}».`);
+  }
   const params = paramsFromURL();
   const reply = call({ lab: labName, from: "url", state: params });
   if (!reply.ok) throw new Error(reply.error);
@@ -149,8 +157,20 @@ async function boot() {
   performance.mark("lab:ready"); // read by scripts/bench.py
 }
 
+// A failed boot ends in a message, never an endless spinner; the controls
+// go quiet, and with another runtime requested, a link back to the default.
 const ready = boot().catch((error) => {
   setStatus("error", `No se pudo arrancar el laboratorio. ${error.message}`);
+  for (const control of document.querySelectorAll("select, button, input")) control.disabled = true;
+  if (requestedRuntime !== null) {
+    const params = new URLSearchParams(location.search);
+    params.delete("runtime");
+    const link = document.createElement("a");
+    link.href = `${location.pathname}${params.toString() ? `?${params}` : ""}`;
+    link.textContent = "Abrir con el entorno incluido";
+    link.className = "status-action";
+    statusBox.append(link);
+  }
   throw error;
 });
 

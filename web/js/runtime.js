@@ -99,15 +99,27 @@ function filesToWarm(runtime) {
     runtime.packages.some((pkg) => name.startsWith(`${pkg}.`)));
 }
 
+// A runtime that booted but has no NumPy: say what, why, and the way out.
+function missingNumpy(runtime) {
+  const wheel = (runtime.needs && runtime.needs.numpy) || "numpy";
+  return new Error(
+    `el entorno «${runtime.name}» (Pyodide ${runtime.pyodide}, Python ${runtime.python}) ` +
+    `arrancó, pero no encontró NumPy: su rueda ${wheel} no está publicada en ningún ` +
+    `registro de paquetes y este servidor no la tiene en ${runtime.indexURL}. ` +
+    "Abre la página sin «runtime=current» para usar el entorno incluido " +
+    "(Pyodide 0.17.1, con NumPy), o copia esa rueda en wheels-current/ y vuelve a construir.");
+}
+
 // onStarted() is called once every download is under way, so the page can
 // spend main-thread time (the first paint) while the network works.
-export async function bootRuntime(onStep, onStarted = () => {}) {
+// `requested` names a runtime of the manifest; anything else gets the default.
+export async function bootRuntime(onStep, onStarted = () => {}, requested = null) {
   const manifest = await step("Leyendo manifest.json", onStep, async () => {
     const response = await fetch("manifest.json"); // preloaded; revalidated by the server
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     return response.json();
   });
-  const { runtime } = manifest;
+  const runtime = manifest.runtimes[requested] || manifest.runtimes[manifest.default_runtime];
   const base = new URL(runtime.indexURL, document.baseURI).href;
 
   // In parallel with the boot: the wheel, and NumPy's files into the HTTP
@@ -127,7 +139,12 @@ export async function bootRuntime(onStep, onStarted = () => {}) {
 
   await step("Cargando NumPy", onStep, async () => {
     await Promise.all(warm);
-    await pyodide.loadPackage(runtime.packages);
+    try {
+      await pyodide.loadPackage(runtime.packages);
+    } catch (error) {
+      // Newer Pyodide rejects, older ones only log: the check below decides.
+    }
+    if (!("numpy" in pyodide.loadedPackages)) throw missingNumpy(runtime);
   });
 
   // Emscripten's file system: pyodide.FS since 0.18, pyodide._module.FS in 0.17.

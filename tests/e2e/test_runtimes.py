@@ -1,0 +1,36 @@
+"""Choosing a runtime: the bundled one works offline; `current` fails clearly."""
+import re
+
+
+def test_current_runtime_without_numpy_ends_in_a_clear_message(lab):
+    lab.page.goto(lab.base_url + "?runtime=current&mask=bidirectional")
+    error = lab.page.evaluate("window.lab.ready.then(() => 'resolved', (e) => e.message)")
+    assert "NumPy" in error and "314.0.7" in error
+    status = lab.page.locator("#status")
+    assert status.get_attribute("data-phase") == "error"
+    text = status.inner_text()
+    assert "no encontró NumPy" in text and "Pyodide 0.17.1" in text and "runtime=current" in text
+    assert lab.page.locator("#status .spinner").is_hidden()  # no endless spinner
+    assert lab.page.get_by_label("Máscara", exact=True).is_disabled()
+    link = lab.page.get_by_role("link", name="Abrir con el entorno incluido")
+    assert link.get_attribute("href") == "/?mask=bidirectional"
+    link.click()
+    lab.page.evaluate("window.lab.ready")
+    assert lab.page.evaluate("window.lab.runtime.name") == "bundled"
+    assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
+
+
+def test_unknown_runtime_falls_back_to_bundled_with_a_notice(lab):
+    lab.open(lab.base_url, "?runtime=%3Cb%3Eotro%3C/b%3E")
+    assert lab.page.evaluate("window.lab.runtime.name") == "bundled"
+    notices = lab.notices()
+    assert len(notices) == 1 and re.search(r"runtime=«<b>otro</b>»", notices[0])
+    assert lab.page.locator("main b").count() == 0
+    assert "runtime=" in lab.page.url  # a page key, kept as the user wrote it
+
+
+def test_bundled_runtime_by_name(lab):
+    lab.open(lab.base_url, "?runtime=bundled")
+    assert lab.page.evaluate("window.lab.runtime") == {
+        "name": "bundled", "pyodide": "0.17.1", "python": "3.8.2", "numpy": "1.17.5"}
+    assert lab.notices() == []
