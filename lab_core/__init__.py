@@ -2,12 +2,22 @@
 
 Modules
 -------
-attention  scores, masks, softmax and attention: pure functions.
-didactic   the sentences, vocabulary and named heads the lab teaches with.
-heads      words -> one-hot embeddings -> per-head Q, K, V -> attention.
-state      the lab state's keys, defaults and input checks.
-views      the view contract: a state in, a JSON-ready dict out.
-browser    the Pyodide glue (the only module that imports `js`).
+attention       scores, masks, softmax and attention: pure functions.
+didactic        the El · banco sentences, vocabulary and named heads, as data.
+heads           words -> one-hot embeddings -> per-head Q, K, V -> attention.
+language        next-word probabilities over the vocabulary; the training loss.
+rope            single-frequency rotary position embedding.
+kvcache         generation with a KV cache, checked against full recompute.
+block           positional encoding, residuals, LayerNorm, FFN, the full block.
+didactic_block  the block lab's sentence, panels and quiz, as data.
+attention_lab   the first article's lab: state keys and panel builders.
+block_lab       the second article's lab: state keys and panel builders.
+state           typed state keys, strict and lenient checks, the URL form.
+display         Spanish number formatting and table helpers.
+memo            panel builders cached on the state keys they declare.
+views           the view contract: a request in, a reply with a view out.
+browser         the Pyodide glue (the only module that imports `js`).
+bytecode        NumPy bytecode kept between browser visits (stdlib only).
 """
 from __future__ import annotations
 

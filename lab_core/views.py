@@ -11,7 +11,8 @@ key names the state key whose control should show the message (or null).
 
 Common view keys (every lab)
 ----------------------------
-lab       the lab's name ("attention").
+lab       the lab's name ("attention" or "block").
+contract  the version of this contract (CONTRACT_VERSION).
 state     the normalised state; the page adopts it as is.
 query_string  the state's URL form (only keys that differ from the default;
           "" for the default state); the page mirrors it into location.search.
@@ -32,7 +33,8 @@ Prediction prompts, wherever they appear:
 
 Attention lab ("attention", lab_core/attention_lab.py)
 ------------------------------------------------------
-sentence    {"id", "label", "tokens"}; head {"id", "label", "summary", "d_k", "d_v"}.
+sentence    {"id", "label", "tokens"}.
+head        {"id", "label", "summary", "d_k", "d_v"}.
 tables      list, one per shown head: {"head", "scores", "weights"}; captions
             "Puntuaciones" and "Pesos" (suffixed with the head with head="all").
 arithmetic  {"query", "key", "blocks": [{"head", "q", "k", "expression",
@@ -47,7 +49,31 @@ rope        {"theta", "m", "n", "offset", "angle_q", "angle_k", "q", "k", "q_m",
             "vectors": [{"name", "x", "y", "role", "moved"}]}, "table", "predict"}.
 training    {"pairs", "table", "loss", "leak_loss"}.
 cache       {"step", "new_token", "heads", "cache", "counts",
-            "check": {"max_diff", "exact"}, "prefix": {...}, "drift": {...}, "predict"}.
+            "check": {"max_diff", "exact"}, "prefix": {"query", "sentence", "other",
+            "mine", "theirs", "same", "verdict"}, "drift": {"causal",
+            "bidirectional", "appended"}, "predict"}.
+
+Block lab ("block", lab_core/block_lab.py)
+------------------------------------------
+order       {"original", "permuted", "weights", "weights_permuted" (tables),
+            "pair": {"a", "b"}, "weights_gap", "out_gap", "pe_gap", "pe_differs",
+            "is_identity"}.
+position    {"heatmap": {"rows", "cols", "values" [rows][cols], "label"},
+            "wavelengths" (table), "first", "last", "limit",
+            "shift": {"k", "error", "sine_only"}}.
+residual    {"depth", "table", "plain", "residual", "low", "high"}.
+layernorm   {"x", "mean", "var", "eps", "normalized", "gamma", "beta", "out",
+            "out_mean", "out_std", "growth" (table)}.
+ffn         {"d_model", "d_ff", "ratio", "plot": {"x", "series": [{"name", "y"}]},
+            "gelu_at", "collapse": {"error", "shape_a"},
+            "locality": {"ffn3", "ffn5", "attn5"}}.
+block       {"shape_in", "shape_out", "same_shape", "real", "note", "d_k",
+            "params": {"headers", "rows"} (also published on
+            window.py_table_data), "table", "ffn_share"}.
+quiz        [{"id", "question", "options", "answers", "explanation", "panel",
+            "panel_label"}]: prediction prompts with a link to their panel.
+
+Measured differences that should vanish read "0" or "< 10⁻¹²" (display.fmt_error).
 """
 from __future__ import annotations
 

@@ -194,3 +194,13 @@ def test_url_with_nothing_gives_the_default_and_no_notice():
 def test_long_values_are_shortened_in_messages():
     _, notices = state_from_params(SPEC, {"head": "x" * 5000})
     assert len(notices[0]) < 200
+
+
+@pytest.mark.parametrize("lab_name", ["attention", "block"])
+def test_every_view_key_is_documented_in_the_contract(lab_name):
+    import lab_core.views as views_module
+
+    doc = views_module.__doc__
+    view = ask(**{"lab": lab_name, "from": "url", "state": {}})["view"]
+    for key in view:
+        assert re.search(r"^%s\b" % re.escape(key), doc, re.M), key
