@@ -129,7 +129,7 @@ def controls(state):
 
 # ---------------------------------------------------------- score tables
 
-def _score_tables(run, query, head_id, many):
+def _score_tables(run, query, key, head_id, many):
     tokens, mask = run["tokens"], run["mask"]
     label = HEADS[head_id]["label"] if many else None
     suffix = "" if label is None else " · " + label
@@ -141,8 +141,9 @@ def _score_tables(run, query, head_id, many):
             cells = [d.cell(matrix[i, j]) if mask[i, j]
                      else d.cell(masked_value, masked_text, masked=True)
                      for j in range(len(tokens))]
-            for c in cells:
+            for j, c in enumerate(cells):
                 c.setdefault("masked", False)
+                c["focus"] = i == query and j == key  # the cell panel 1 explains
             out.append({"label": word, "selected": i == query, "cells": cells})
         return out
 
@@ -156,10 +157,11 @@ def _score_tables(run, query, head_id, many):
     }
 
 
-@reads("sentence", "query", "mask", "head")
+@reads("sentence", "query", "key", "mask", "head")
 def score_tables(state):
     runs, heads = head_runs(state), shown_heads(state)
-    return [_score_tables(runs[h], state["query"], h, len(heads) > 1) for h in heads]
+    return [_score_tables(runs[h], state["query"], state["key"], h, len(heads) > 1)
+            for h in heads]
 
 
 # ------------------------------------------- panel 1: where a score comes from

@@ -216,3 +216,19 @@ def test_page_opens_at_the_top_unless_a_panel_is_asked_for(lab):
     lab.set(panel="rope")
     assert lab.page.evaluate("window.scrollY") > 0
     assert lab.page.locator("a[data-panel='rope']").get_attribute("aria-current") == "true"
+
+
+def test_clicking_or_focusing_a_score_cell_explains_it(lab):
+    lab.open(lab.base_url, "?mask=bidirectional&key=0")
+    formula = lab.page.locator("#puntuacion .derivation .formula")
+    scores = lab.page.get_by_role("table", name="Puntuaciones")
+    # Click: row banco, column parque -> the article's cell.
+    scores.locator("tbody tr").nth(1).locator("td").nth(3).click()
+    assert (lab.state()["query"], lab.state()["key"]) == (1, 3)
+    assert formula.inner_text() == "(1·2 + 0·0) / √2 = 1,41"
+    assert scores.locator("td.focus").inner_text() == "1,41"
+    # Keyboard: Tab moves focus to the next cell, which is explained in turn.
+    lab.page.keyboard.press("Shift+Tab")
+    assert (lab.state()["query"], lab.state()["key"]) == (1, 2)
+    assert formula.inner_text() == "(1·0 + 0·1) / √2 = 0,00"
+    assert scores.locator("td.focus").count() == 1

@@ -68,7 +68,7 @@ def test_article_exercise_in_the_view():
     closed = set_state({"mask": "causal"}, reply["view"]["state"])["view"]
     (pair,) = closed["tables"]
     assert pair["scores"]["rows"][1]["cells"][3] == {
-        "value": None, "text": "−∞", "masked": True}
+        "value": None, "text": "−∞", "masked": True, "focus": True}
     assert pair["weights"]["rows"][1]["cells"][3]["value"] == 0.0
     assert pair["weights"]["rows"][1]["cells"][3]["text"] == "0"
     (block,) = closed["arithmetic"]["blocks"]

@@ -216,7 +216,18 @@ function onControl(event) {
 document.addEventListener("change", onControl);
 document.addEventListener("input", onControl);
 
+// Selecting or focusing a score cell explains it: (row, column) -> (query, key).
+function pickCell(event) {
+  const cell = event.target.closest("td[data-col]");
+  if (!cell || !state) return;
+  const partial = { query: cell.dataset.row, key: cell.dataset.col };
+  if (String(state.query) === partial.query && String(state.key) === partial.key) return;
+  set(partial).catch(() => {});
+}
+document.addEventListener("focusin", pickCell);
+
 document.addEventListener("click", (event) => {
+  pickCell(event);
   const pick = event.target.closest("button.row-pick");
   if (pick) {
     set({ [pick.dataset.pick]: pick.dataset.value }).catch(() => {});

@@ -70,6 +70,7 @@ function fillCell(td, cell, heat) {
   renderText(td, cell.text);
   td.classList.toggle("masked", Boolean(cell.masked));
   td.classList.toggle("diagonal", Boolean(cell.diagonal));
+  td.classList.toggle("focus", Boolean(cell.focus));
   if (heat && cell.value !== null && !cell.masked) {
     td.style.setProperty("--w", String(Math.max(0, Math.min(1, cell.value))));
   } else {
@@ -106,7 +107,16 @@ function buildTable(node, table) {
     } else {
       th.textContent = row.label;
     }
-    tr.append(th, ...row.cells.map(() => el("td")));
+    tr.append(th, ...row.cells.map((_, j) => {
+      const td = el("td");
+      if (node.dataset.pickCell) { // a focusable cell: picks (row, column) as (query, key)
+        td.tabIndex = 0;
+        td.dataset.row = String(i);
+        td.dataset.col = String(j);
+        td.title = `Ver la cuenta de «${row.label}» → «${table.columns[j]}»`;
+      }
+      return td;
+    }));
     body.append(tr);
   });
   element.append(head, body);
