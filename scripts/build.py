@@ -28,6 +28,7 @@ import argparse
 import gzip
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -180,6 +181,16 @@ def precompress(out):
     return len(files), len(todo)
 
 
+def check_preloads(out):
+    """Every file the pages preload must exist in the site (paths can drift)."""
+    for page in sorted(out.glob("*.html")):
+        for href in re.findall(r'<link rel="(?:preload|modulepreload)" href="([^"]+)"',
+                               page.read_text(encoding="utf-8")):
+            if not (out / href).is_file():
+                raise SystemExit("build: %s preloads %s, which the site does not have"
+                                 % (page.name, href))
+
+
 def build(out):
     if out.exists():
         shutil.rmtree(out)
@@ -191,6 +202,7 @@ def build(out):
     }
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     prerender_views(out)
+    check_preloads(out)
     manifest["compressed"] = precompress(out)
     return manifest
 
