@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .attention import attention, causal_mask, make_mask, softmax, scaled_scores
+from .attention import attention, make_mask, softmax, scaled_scores
 from .heads import embed, head_projections
 
 

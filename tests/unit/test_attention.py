@@ -8,7 +8,7 @@ from lab_core.attention import (
     apply_mask, attention, bidirectional_mask, causal_mask, make_mask,
     scaled_scores, softmax,
 )
-from lab_core.heads import embed, head_projections, head_qkv, run_head
+from lab_core.heads import embed, head_projections, run_head
 from lab_core.didactic import HEADS, SENTENCES, VOCABULARY
 
 
