@@ -14,7 +14,8 @@ def test_current_runtime_without_numpy_ends_in_a_clear_message(lab):
     assert lab.page.get_by_label("Máscara", exact=True).is_disabled()
     link = lab.page.get_by_role("link", name="Abrir con el entorno incluido")
     assert link.get_attribute("href") == "/?mask=bidirectional"
-    link.click()
+    with lab.page.expect_navigation():  # waits for the new page's load event
+        link.click()
     lab.page.evaluate("window.lab.ready")
     assert lab.page.evaluate("window.lab.runtime.name") == "bundled"
     assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
