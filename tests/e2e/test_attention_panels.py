@@ -232,3 +232,10 @@ def test_clicking_or_focusing_a_score_cell_explains_it(lab):
     assert (lab.state()["query"], lab.state()["key"]) == (1, 2)
     assert formula.inner_text() == "(1·0 + 0·1) / √2 = 0,00"
     assert scores.locator("td.focus").count() == 1
+
+
+def test_narrow_screens_do_not_scroll_sideways(lab):
+    for page_name in ("", "bloque.html"):
+        lab.page.set_viewport_size({"width": 390, "height": 844})
+        lab.open(lab.base_url + page_name)
+        assert lab.page.evaluate("document.documentElement.scrollWidth") <= 390, page_name
