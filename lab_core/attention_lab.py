@@ -351,7 +351,6 @@ def mask_panel(state):
     there = _run(other, head_id, state["mask"])["weights"][1]
     changes = not np.array_equal(here, there)
     return {
-        "kind": MASK_LABELS[state["mask"]],
         "open": int(mask.sum()),
         "closed": int((~mask).sum()),
         "table": d.table("mask", "Máscara %s (se suma antes de softmax)"
@@ -394,7 +393,7 @@ def rope_panel(state):
     shifted = rope_score(q, k, m + 1, n + 1, theta)
     extent = max(1.0, float(np.linalg.norm(q)), float(np.linalg.norm(k)))
     return {
-        "theta": d.fmt(theta), "m": m, "n": n, "offset": offset,
+        "theta": d.fmt(theta),
         "angle_q": d.fmt(m * theta), "angle_k": d.fmt(n * theta),
         "q": d.fmt_vector(q), "k": d.fmt_vector(k),
         "q_m": d.fmt_vector(q_m), "k_n": d.fmt_vector(k_n),
@@ -442,7 +441,6 @@ def training_panel(state):
                  "cells": [d.cell(None, ""), d.cell(None, ""),
                            d.cell(step["loss"], d.fmt(step["loss"], 3))]})
     return {
-        "pairs": len(step["inputs"]),
         "table": d.table("training", "Todas las posiciones a la vez, máscara causal",
                          ["objetivo (token siguiente)", "p(objetivo)", "−ln p"], rows,
                          "entrada"),
@@ -531,8 +529,7 @@ def sentence_and_head(state):
         "head": {"id": state["head"], "label": head_label(state["head"]),
                  "summary": ("cada cabeza calcula su propia mezcla; luego se concatenan "
                              "y W_O las vuelve a mezclar." if state["head"] == ALL_HEADS
-                             else HEADS[state["head"]]["summary"]),
-                 "d_k": 2, "d_v": 2},
+                             else HEADS[state["head"]]["summary"])},
     }
 
 

@@ -148,7 +148,6 @@ def order_panel(state):
         "out_gap": d.fmt_error(out_gap),
         "pe_gap": d.fmt_error(pe_gap),
         "pe_differs": pe_gap > 1e-9,
-        "is_identity": order == sorted(order),
     }
 
 
@@ -222,7 +221,7 @@ def layernorm_panel(state):
     out = b.layer_norm(x, gamma, beta)
     return {
         "x": d.fmt_vector(x), "mean": d.fmt(mean, 3), "var": d.fmt(var, 3),
-        "eps": "10⁻⁵", "normalized": d.fmt_vector(normalized, 3),
+        "normalized": d.fmt_vector(normalized, 3),
         "gamma": d.fmt(state["gamma"], 1), "beta": d.fmt(state["beta"], 1),
         "out": d.fmt_vector(out, 3),
         "out_mean": d.fmt(float(out.mean()), 3), "out_std": d.fmt(float(out.std()), 3),
@@ -316,7 +315,8 @@ def block_panel(state):
     return {
         "shape_in": "(%d, %d, %d)" % shape_in,
         "shape_out": "(%d, %d, %d)" % shape_out,
-        "same_shape": shape_in == shape_out and finite,
+        "check": ("la salida tiene la forma de la entrada y todos sus valores son finitos"
+                  if shape_in == shape_out and finite else "¡la salida no encaja con la entrada!"),
         "real": real,
         "note": note,
         "d_k": d_model // heads,

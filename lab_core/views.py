@@ -34,7 +34,7 @@ Prediction prompts, wherever they appear:
 Attention lab ("attention", lab_core/attention_lab.py)
 ------------------------------------------------------
 sentence    {"id", "label", "tokens"}.
-head        {"id", "label", "summary", "d_k", "d_v"}.
+head        {"id", "label", "summary"}.
 tables      list, one per shown head: {"head", "scores", "weights"}; captions
             "Puntuaciones" and "Pesos" (suffixed with the head with head="all").
 arithmetic  {"query", "key", "blocks": [{"head", "q", "k", "expression",
@@ -43,11 +43,11 @@ mixture     {"blocks": [{"head", "out", "d_v", "table"}],
             "vocab": {"query", "best", "table"}}.
 heads       {"heads": [{"id", "label", "summary", "axes", "table"}],
             "combine": null | {"shapes": [str], "concat": table, "output": table}}.
-mask        {"kind", "open", "closed", "table", "predict"}; cells carry "diagonal".
-rope        {"theta", "m", "n", "offset", "angle_q", "angle_k", "q", "k", "q_m",
+mask        {"open", "closed", "table", "predict"}; cells carry "diagonal".
+rope        {"theta", "angle_q", "angle_k", "q", "k", "q_m",
             "k_n", "score", "plain_score", "norms", "drawing": {"extent",
             "vectors": [{"name", "x", "y", "role", "moved"}]}, "table", "predict"}.
-training    {"pairs", "table", "loss", "leak_loss"}.
+training    {"table", "loss", "leak_loss"}.
 cache       {"step", "new_token", "heads", "cache", "counts",
             "check": {"max_diff", "exact"}, "prefix": {"query", "sentence", "other",
             "mine", "theirs", "same", "verdict"}, "drift": {"causal",
@@ -56,18 +56,17 @@ cache       {"step", "new_token", "heads", "cache", "counts",
 Block lab ("block", lab_core/block_lab.py)
 ------------------------------------------
 order       {"original", "permuted", "weights", "weights_permuted" (tables),
-            "pair": {"a", "b"}, "weights_gap", "out_gap", "pe_gap", "pe_differs",
-            "is_identity"}.
+            "pair": {"a", "b"}, "weights_gap", "out_gap", "pe_gap", "pe_differs"}.
 position    {"heatmap": {"rows", "cols", "values" [rows][cols], "label"},
             "wavelengths" (table), "first", "last", "limit",
             "shift": {"k", "error", "sine_only"}}.
 residual    {"depth", "table", "plain", "residual", "low", "high"}.
-layernorm   {"x", "mean", "var", "eps", "normalized", "gamma", "beta", "out",
+layernorm   {"x", "mean", "var", "normalized", "gamma", "beta", "out",
             "out_mean", "out_std", "growth" (table)}.
 ffn         {"d_model", "d_ff", "ratio", "plot": {"x", "series": [{"name", "y"}]},
             "gelu_at", "collapse": {"error", "shape_a"},
             "locality": {"ffn3", "ffn5", "attn5"}}.
-block       {"shape_in", "shape_out", "same_shape", "real", "note", "d_k",
+block       {"shape_in", "shape_out", "check", "real", "note", "d_k",
             "params": {"headers", "rows"} (also published on
             window.py_table_data), "table", "ffn_share"}.
 quiz        [{"id", "question", "options", "answers", "explanation", "panel",

@@ -33,6 +33,7 @@ def test_parameter_table_for_the_article_and_py_table_data(lab):
     assert {row[0]: row[1:] for row in published["rows"]} == table
     assert lab.page.locator("#block-in").inner_text() == "(2, 10, 512)"
     assert lab.page.locator("#block-out").inner_text() == "(2, 10, 512)"
+    assert "todos sus valores son finitos" in lab.page.locator("#block-check").inner_text()
 
 
 def test_sizes_through_the_inputs(lab):

@@ -97,7 +97,7 @@ function buildTable(node, table) {
     const tr = el("tr");
     const th = el("th");
     th.scope = "row";
-    if (pickable && i < table.rows.length) {
+    if (pickable) {
       const pick = el("button", row.label, "row-pick");
       pick.type = "button";
       pick.dataset.pick = pickable;
