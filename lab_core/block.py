@@ -146,9 +146,11 @@ def norm_growth(depth, d=16, seed=3):
     layer. Pre-norm (Xiong et al., 2020): x + f(LN(x)) adds a bounded term.
     """
     rng = np.random.RandomState(seed)
+    # The input first, then the layers in order: layer l's numbers never
+    # depend on how many layers come after it.
+    x0 = rng.normal(size=d)
     weights = rng.normal(0.0, 1.0 / np.sqrt(d), size=(depth, d, d))
     ones, zeros = np.ones(d), np.zeros(d)
-    x0 = rng.normal(size=d)
     plain, post, pre = x0.copy(), x0.copy(), x0.copy()
     rows = []
     for w in weights:

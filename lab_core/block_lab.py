@@ -16,7 +16,8 @@ from .didactic_block import (
     ORDER_D_MODEL, ORDER_SEED, ORDER_SENTENCE, PANELS, QUIZ, SWAPPED_ORDER,
 )
 from .memo import reads
-from .state import Spec, choice, float_range, int_range, parse_int, permutation, vector
+from .state import Key, Spec, choice_key, float_range, int_range, parse_int, permutation, vector
+from .words import fraction_words, plural
 
 SIZE_MAX = 8192
 # Above this the shape check uses no arrays. The article's 512/8/2048 block
@@ -28,40 +29,49 @@ DEPTH_MAX = 64
 SHAPE_BATCH, SHAPE_T = 2, 10  # the article's batch and T
 
 
-def _size(key):
-    return lambda value, state: parse_int(key, value, 1, SIZE_MAX)
+LABELS = {
+    "order": "Orden", "pe_positions": "Posiciones", "pe_d": "d_model de la codificación",
+    "shift_k": "Desplazamiento k", "depth": "Profundidad", "ln_x": "Vector x",
+    "gamma": "Escala γ", "beta": "Desplazamiento β", "d_model": "d_model",
+    "heads": "Cabezas", "d_ff": "d_ff", "panel": "Panel",
+}
+
+
+def _size(name):
+    return int_range(LABELS[name], 1, SIZE_MAX)
 
 
 def _heads(value, state):
-    heads = parse_int("heads", value, 1, SIZE_MAX)
+    heads = parse_int(LABELS["heads"], value, 1, SIZE_MAX)
     if state["d_model"] % heads:
-        raise ValueError("d_model=%d no es divisible entre heads=%d: cada cabeza "
-                         "necesita d_model/heads dimensiones enteras"
-                         % (state["d_model"], heads))
+        raise ValueError("Cabezas: d_model = %d no es divisible entre %s: cada cabeza "
+                         "necesita d_model/cabezas dimensiones enteras"
+                         % (state["d_model"], plural(heads, "cabeza")))
     return heads
 
 
 def _even_width(value, state):
-    width = parse_int("pe_d", value, 2, PE_D_MAX)
+    width = parse_int(LABELS["pe_d"], value, 2, PE_D_MAX)
     if width % 2:
-        raise ValueError("pe_d=%d debe ser par: seno y coseno van en parejas" % width)
+        raise ValueError("%s: %d debe ser par, porque seno y coseno van en parejas"
+                         % (LABELS["pe_d"], width))
     return width
 
 
 SPEC = Spec(
-    parsers={
-        "order": permutation("order", len(ORDER_SENTENCE)),
-        "pe_positions": int_range("pe_positions", 1, PE_POSITIONS_MAX),
-        "pe_d": _even_width,
-        "shift_k": int_range("shift_k", 0, 64),
-        "depth": int_range("depth", 1, DEPTH_MAX),
-        "ln_x": vector("ln_x", 4, -100.0, 100.0),
-        "gamma": float_range("gamma", -3.0, 3.0),
-        "beta": float_range("beta", -3.0, 3.0),
+    keys={
+        "order": permutation(LABELS["order"], len(ORDER_SENTENCE)),
+        "pe_positions": int_range(LABELS["pe_positions"], 1, PE_POSITIONS_MAX),
+        "pe_d": Key(LABELS["pe_d"], _even_width),
+        "shift_k": int_range(LABELS["shift_k"], 0, 64),
+        "depth": int_range(LABELS["depth"], 1, DEPTH_MAX),
+        "ln_x": vector(LABELS["ln_x"], 4, -100.0, 100.0),
+        "gamma": float_range(LABELS["gamma"], -3.0, 3.0),
+        "beta": float_range(LABELS["beta"], -3.0, 3.0),
         "d_model": _size("d_model"),
-        "heads": _heads,
+        "heads": Key(LABELS["heads"], _heads),
         "d_ff": _size("d_ff"),
-        "panel": choice("panel", tuple(PANELS)),
+        "panel": choice_key(LABELS["panel"], PANELS),
     },
     defaults={
         "order": list(SWAPPED_ORDER),
@@ -82,21 +92,21 @@ SPEC = Spec(
 
 @reads()
 def controls(state):
-    def number(label, low, high, step=1):
-        return {"label": label, "min": low, "max": high, "step": step}
+    def number(name, low, high, step=1):
+        return {"label": LABELS[name], "min": low, "max": high, "step": step}
 
     return {
-        "pe_positions": number("Posiciones", 1, PE_POSITIONS_MAX),
-        "pe_d": number("d_model de la codificación", 2, PE_D_MAX, 2),
-        "shift_k": number("Desplazamiento k", 0, 64),
-        "depth": number("Profundidad", 1, DEPTH_MAX),
-        "ln_x": number("Vector x", -100, 100, 0.5),
-        "gamma": number("Escala γ", -3, 3, 0.1),
-        "beta": number("Desplazamiento β", -3, 3, 0.1),
+        "pe_positions": number("pe_positions", 1, PE_POSITIONS_MAX),
+        "pe_d": number("pe_d", 2, PE_D_MAX, 2),
+        "shift_k": number("shift_k", 0, 64),
+        "depth": number("depth", 1, DEPTH_MAX),
+        "ln_x": number("ln_x", -100, 100, 0.5),
+        "gamma": number("gamma", -3, 3, 0.1),
+        "beta": number("beta", -3, 3, 0.1),
         "d_model": number("d_model", 1, SIZE_MAX),
-        "heads": number("Cabezas", 1, SIZE_MAX),
+        "heads": number("heads", 1, SIZE_MAX),
         "d_ff": number("d_ff", 1, SIZE_MAX),
-        "panel": {"label": "Panel",
+        "panel": {"label": LABELS["panel"],
                   "options": [{"value": k, "label": v} for k, v in PANELS.items()]},
     }
 
@@ -105,6 +115,13 @@ def _matrix_table(table_id, caption, labels, matrix, corner=""):
     return d.table(table_id, caption, labels,
                    [{"label": w, "cells": [d.cell(x) for x in row]}
                     for w, row in zip(labels, matrix)], corner)
+
+
+def _weights_table(table_id, caption, labels, weights):
+    """Attention weights: each row rounded together, so it reads as summing to 1."""
+    return d.table(table_id, caption, labels,
+                   [{"label": w, "cells": [d.cell(x, t) for x, t in zip(row, d.fmt_parts(row))]}
+                    for w, row in zip(labels, weights)], "consulta \\ clave")
 
 
 # ---------------------------------------------------- 1. order-blind attention
@@ -117,6 +134,26 @@ def _order_weights():
     x = rng.normal(size=(n, width))
     w_q, w_k, w_v = (rng.normal(size=(width, width)) / np.sqrt(width) for _ in range(3))
     return x, w_q, w_k, w_v
+
+
+def _order_verdicts(moved_any, pe_gap):
+    """What the checks show, said only when the order actually changed."""
+    if not moved_any:
+        return {
+            "changed": False,
+            "summary": "El orden no ha cambiado: la frase se compara consigo misma. "
+                       "Intercambia o baraja las palabras para ver qué conserva la atención.",
+            "pe": "Con el orden sin cambiar, sumar la codificación posicional tampoco "
+                  "cambia nada.",
+        }
+    return {
+        "changed": True,
+        "summary": "Cada par de palabras conserva su peso, y las salidas solo se reordenan: "
+                   "sin posición, la atención no distingue las dos frases.",
+        "pe": ("Con la codificación posicional sumada, las salidas ya no son un simple "
+               "reordenamiento: la atención distingue las dos frases." if pe_gap >= 1e-9 else
+               "Incluso con la codificación posicional, las salidas solo se reordenan."),
+    }
 
 
 @reads("order")
@@ -136,19 +173,20 @@ def order_panel(state):
     pe_gap = float(np.max(np.abs(out_pe_p - p @ out_pe)))
     i, j = words.index("perro"), words.index("hombre")
     pi, pj = moved.index("perro"), moved.index("hombre")
-    return {
+    view = {
         "original": " ".join(words),
         "permuted": " ".join(moved),
-        "weights": _matrix_table("order-w", "Pesos · %s" % " ".join(words), words, weights,
-                                 "consulta \\ clave"),
-        "weights_permuted": _matrix_table("order-wp", "Pesos · %s" % " ".join(moved), moved,
-                                          weights_p, "consulta \\ clave"),
+        "weights": _weights_table("order-w", "Pesos · %s" % " ".join(words), words, weights),
+        "weights_permuted": _weights_table("order-wp", "Pesos · %s" % " ".join(moved), moved,
+                                           weights_p),
         "pair": {"a": d.fmt(weights[i, j]), "b": d.fmt(weights_p[pi, pj])},
         "weights_gap": d.fmt_error(weights_gap),
         "out_gap": d.fmt_error(out_gap),
         "pe_gap": d.fmt_error(pe_gap),
-        "pe_differs": pe_gap > 1e-9,
+        "pe_differs": pe_gap >= 1e-9,
     }
+    view.update(_order_verdicts(list(order) != list(range(len(order))), pe_gap))
+    return view
 
 
 # ---------------------------------------------------- 2. positional encoding
@@ -189,26 +227,37 @@ def residual_panel(state):
     rows = [{"label": str(layer + 1), "selected": layer + 1 == depth, "cells": [
         d.cell(plain[layer], d.fmt_sci(plain[layer])),
         d.cell(with_res[layer], d.fmt(with_res[layer], 3))]} for layer in range(depth)]
+    low, high = min(with_res), max(with_res)
+    span = "la profundidad 1" if depth == 1 else "las profundidades 1 a %d" % depth
     return {
         "depth": depth,
+        "layers": plural(depth, "capa"),
         "table": d.table("gradients", "Norma del gradiente que llega a la primera capa",
                          ["sin residual", "con residual"], rows, "capas"),
         "plain": d.fmt_sci(plain[-1]),
         "residual": d.fmt(with_res[-1], 3),
-        "low": d.fmt(min(with_res), 3),
-        "high": d.fmt(max(with_res), 3),
+        "summary": ("Con residual, en %s la norma se queda entre %s y %s: nunca baja de %s. "
+                    "Sin residual baja a %s." % (span, d.fmt(low, 3), d.fmt(high, 3),
+                                                 d.fmt(low, 3), d.fmt_sci(min(plain)))
+                    if depth > 1 else
+                    "Con una sola capa todavía no hay producto de jacobianos que encoja."),
     }
 
 
 # -------------------------------------------------------------- 4. LayerNorm
 
 @functools.lru_cache(maxsize=8)
-def _growth_table(depth):
+def _growth(depth):
     growth = b.norm_growth(depth)
     rows = [{"label": str(layer + 1), "selected": layer + 1 == len(growth),
              "cells": [d.cell(v) for v in values]} for layer, values in enumerate(growth)]
-    return d.table("growth", "Norma de la activación tras cada capa",
-                   ["sin normalizar", "post-norm", "pre-norm"], rows, "capa")
+    plain, post, pre = growth[-1]
+    first = growth[0][0]
+    summary = ("Tras %s: sin normalizar la norma es %s (%s tras la primera), post-norm la "
+               "deja en %s y pre-norm llega a %s." % (
+                   plural(depth, "capa"), d.fmt(plain), d.fmt(first), d.fmt(post), d.fmt(pre)))
+    return (d.table("growth", "Norma de la activación tras cada capa",
+                    ["sin normalizar", "post-norm", "pre-norm"], rows, "capa"), summary)
 
 
 @reads("ln_x", "gamma", "beta", "depth")
@@ -225,7 +274,8 @@ def layernorm_panel(state):
         "gamma": d.fmt(state["gamma"], 1), "beta": d.fmt(state["beta"], 1),
         "out": d.fmt_vector(out, 3),
         "out_mean": d.fmt(float(out.mean()), 3), "out_std": d.fmt(float(out.std()), 3),
-        "growth": _growth_table(state["depth"]),
+        "growth": _growth(state["depth"])[0],
+        "growth_summary": _growth(state["depth"])[1],
     }
 
 
@@ -261,10 +311,27 @@ def ffn_panel(state):
                  "series": [{"name": "GELU", "y": [d.num(v) for v in b.gelu(grid)]},
                             {"name": "ReLU", "y": [d.num(v) for v in b.relu(grid)]}]},
         "gelu_at": {"x": "−1", "gelu": d.fmt(float(b.gelu(np.array(-1.0))), 4), "relu": "0"},
-        "collapse": {"error": d.fmt_error(collapse), "shape_a": "%d × %d" % a.shape},
-        "locality": {"ffn3": d.fmt_error(ffn_gap[3]), "ffn5": d.fmt_error(ffn_gap[5]),
-                     "attn5": d.fmt_error(attn_gap[5])},
+        "collapse": {
+            "error": d.fmt_error(collapse), "shape_a": "%d × %d" % a.shape,
+            "verdict": ("son la misma función: dos capas sin σ no valen más que una"
+                        if collapse < 1e-9 else "no coinciden"),
+        },
+        "locality": {
+            "ffn3": d.fmt_error(ffn_gap[3]), "ffn5": d.fmt_error(ffn_gap[5]),
+            "attn5": d.fmt_error(attn_gap[5]),
+            "verdict": _locality_verdict(ffn_gap[5], attn_gap[5]),
+        },
     }
+
+
+def _locality_verdict(ffn5, attn5):
+    ffn_blind = ffn5 < d.ROUND_OFF
+    attn_sees = attn5 >= d.ROUND_OFF
+    return "%s; %s" % (
+        "la FFN en la posición 5 no se ha enterado del cambio" if ffn_blind else
+        "la FFN en la posición 5 también cambia",
+        "la atención en la posición 5, en cambio, sí se entera" if attn_sees else
+        "la atención en la posición 5 tampoco cambia")
 
 
 # --------------------------------------------------------------- 6. the block
@@ -279,22 +346,44 @@ def shape_check(d_model, n_head, d_ff):
 
 
 def parameter_table(d_model, d_ff):
-    """The article's table, with Spanish headers: {"headers", "rows"}."""
+    """The article's table, with Spanish headers: {"headers", "rows"}.
+
+    The shares are rounded together, so the three shown add up to the 100,0 %
+    of the Total row; a share too small to show reads «< 0,1 %».
+    """
     counts = b.block_parameter_counts(d_model, d_ff)
-    total = counts["total"]
-
-    def share(n):
-        return d.fmt(100.0 * n / total, 1) + " %"
-
+    parts = [counts["attention"], counts["ffn"], counts["layernorm"]]
+    shares = d.fmt_shares(parts)
     return {
         "headers": ["Componente", "Parámetros", "Proporción"],
         "rows": [
-            ["Atención", d.fmt(counts["attention"], 0), share(counts["attention"])],
-            ["FFN", d.fmt(counts["ffn"], 0), share(counts["ffn"])],
-            ["LayerNorm", d.fmt(counts["layernorm"], 0), share(counts["layernorm"])],
-            ["Total", d.fmt(total, 0), "100,0 %"],
+            ["Atención", d.fmt_int(parts[0]), shares[0]],
+            ["FFN", d.fmt_int(parts[1]), shares[1]],
+            ["LayerNorm", d.fmt_int(parts[2]), shares[2]],
+            ["Total", d.fmt_int(counts["total"]), "100,0 %"],
         ],
     }
+
+
+def share_sentence(d_model, d_ff):
+    """How the FFN's share reads, for the sizes chosen (not for the article's)."""
+    counts = b.block_parameter_counts(d_model, d_ff)
+    share = counts["ffn"] / counts["total"]
+    attn_share = counts["attention"] / counts["total"]
+    ratio = d_ff / d_model
+    shares = d.fmt_shares([counts["attention"], counts["ffn"], counts["layernorm"]])
+    ratio_text = ("d_ff = %s·d_model" % d.fmt_short(ratio, 3) if ratio >= 0.001 else
+                  "d_ff mucho menor que d_model")
+    words = fraction_words(share)
+    attn_words = fraction_words(attn_share)
+    shares = [("menos del " + text[2:]) if text.startswith("<") else "el " + text
+              for text in shares]
+    return ("Con %s, la FFN se lleva %s de los parámetros%s y la atención %s%s. "
+            "Atención: 4·d_model²; FFN: 2·d_model·d_ff + d_ff + d_model. Si d_ff crece en "
+            "proporción a d_model, las dos partes crecen como d_model² y el reparto depende "
+            "solo de esa proporción." % (
+                ratio_text, shares[1], " (%s)" % words if words else "",
+                shares[0], " (%s)" % attn_words if attn_words else ""))
 
 
 @reads("d_model", "heads", "d_ff")
@@ -302,21 +391,24 @@ def block_panel(state):
     d_model, heads, d_ff = state["d_model"], state["heads"], state["d_ff"]
     counts = b.block_parameter_counts(d_model, d_ff)
     real = counts["total"] <= REAL_PARAMS_MAX
+    shape_in = shape_out = (SHAPE_BATCH, SHAPE_T, d_model)
     if real:
         shape_in, shape_out, finite = shape_check(d_model, heads, d_ff)
         note = "Calculado con arrays reales: el bloque de NumPy corrió sobre la entrada."
+        check = ("la salida tiene la forma de la entrada y todos sus valores son finitos"
+                 if shape_in == shape_out and finite else
+                 "¡la salida no encaja con la entrada!")
     else:
-        shape_in = shape_out = (SHAPE_BATCH, SHAPE_T, d_model)
-        finite = True
         note = ("Con %s parámetros el bloque no se ejecuta en el navegador (el límite es %s): "
                 "las formas y el recuento salen de la fórmula cerrada."
-                % (d.fmt(counts["total"], 0), d.fmt(REAL_PARAMS_MAX, 0)))
+                % (d.fmt_int(counts["total"]), d.fmt_int(REAL_PARAMS_MAX)))
+        check = ("según la fórmula, la salida tiene la forma de la entrada; sus valores no "
+                 "se han calculado")
     table = parameter_table(d_model, d_ff)
     return {
         "shape_in": "(%d, %d, %d)" % shape_in,
         "shape_out": "(%d, %d, %d)" % shape_out,
-        "check": ("la salida tiene la forma de la entrada y todos sus valores son finitos"
-                  if shape_in == shape_out and finite else "¡la salida no encaja con la entrada!"),
+        "check": check,
         "real": real,
         "note": note,
         "d_k": d_model // heads,
@@ -326,6 +418,7 @@ def block_panel(state):
                            "cells": [d.cell(None, text) for text in row[1:]]}
                           for row in table["rows"]], table["headers"][0]),
         "ffn_share": table["rows"][1][2],
+        "share_sentence": share_sentence(d_model, d_ff),
     }
 
 

@@ -41,8 +41,8 @@ HEADS = {
     "lugar": {
         "label": "pista de lugar",
         "summary": (
-            "banco pregunta si hay un lugar cerca; parque responde con una "
-            "clave fuerte en el eje «lugar»."
+            "banco pregunta si hay un lugar cerca (q = (1; 0)); parque responde "
+            "con una clave fuerte en el eje «lugar» (k = (2; 0))."
         ),
         "axes": ("lugar", "función"),
         "value_axes": ("lugar", "finanzas"),
@@ -61,8 +61,8 @@ HEADS = {
     "finanzas": {
         "label": "pista financiera",
         "summary": (
-            "banco busca una palabra de dinero; crédito tiene la clave "
-            "(0, 2) y se lleva la atención, como parque en la pista de lugar."
+            "banco busca una palabra de dinero (q = (0; 1)); crédito responde "
+            "con la clave (0; 2), como parque en la pista de lugar."
         ),
         "axes": ("función", "dinero"),
         "value_axes": ("lugar", "finanzas"),
@@ -79,8 +79,9 @@ HEADS = {
     "anterior": {
         "label": "token anterior",
         "summary": (
-            "cada palabra apunta con su consulta a la clave de la palabra "
-            "que la precede; El, sin nadie delante, se mira a sí mismo."
+            "en las frases del artículo, cada palabra apunta con su consulta a "
+            "la clave de la palabra que la precede; El, sin nadie delante, se "
+            "mira a sí mismo."
         ),
         "axes": ("eje 1", "eje 2"),
         "value_axes": ("eje 1", "eje 2"),

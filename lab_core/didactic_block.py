@@ -91,7 +91,8 @@ QUIZ = (
                     ("igual", "lo mismo que con σ"),
                     ("afin", "una única transformación afín Ax + b")),
         "answer": "afin",
-        "explanation": "Componer dos mapas afines da otro afín: A = W1·W2 y b = b1·W2 + b2. "
+        "explanation": "Componer dos mapas afines da otro afín: W2(W1x + b1) + b2 = "
+                       "(W2·W1)x + (W2·b1 + b2), así que A = W2·W1 y b = W2·b1 + b2. "
                        "Dos capas no valdrían más que una.",
         "panel": "ffn",
     },

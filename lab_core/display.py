@@ -3,24 +3,49 @@
 Spanish style: decimal comma, '.' between thousands, a real minus sign (−).
 Formatting lives here so that a view pre-rendered at build time and the live
 one in the browser read exactly the same.
+
+Rounding rules, one for the whole lab:
+- a single number rounds half up on its shortest decimal form (0,125 → 0,13,
+  as a reader rounds by hand; Python's format() would round half to even);
+- numbers that must add up (a row of attention weights, the shares of a
+  parameter table) are rounded together by the largest-remainder method, so
+  the digits shown keep the sum shown; equal values always read equal
+  (`fmt_parts` adds a digit rather than split a tie);
+- a share that is not zero but rounds to zero reads «< 0,1 %», never «0,0 %».
 """
 from __future__ import annotations
 
 import math
+from decimal import ROUND_FLOOR, ROUND_HALF_UP, Decimal
 
 MINUS = "\u2212"
 MASKED_TEXT = MINUS + "∞"
+TIE_TOLERANCE = 1e-9  # values closer than this are the same number, up to round-off
 
 
-def fmt(x, digits=2):
-    """1.4142 -> '1,41'; -0.5 -> '−0,50'; 3150336 (digits=0) -> '3.150.336'."""
+def _decimal(x):
+    """The shortest decimal that reads back as x: what a person would round."""
     x = float(x)
     if not math.isfinite(x):
         raise ValueError("no se puede mostrar un número no finito: %r" % (x,))
-    text = "{:,.{}f}".format(abs(x), digits)
-    text = text.replace(",", "\u0000").replace(".", ",").replace("\u0000", ".")
-    negative = x < 0 and text.strip("0,.") != ""
-    return (MINUS if negative else "") + text
+    return Decimal(repr(x))
+
+
+def _spanish(magnitude, digits):
+    """A non-negative Decimal, already rounded, in Spanish digits."""
+    text = "{:,.{}f}".format(magnitude, digits)
+    return text.replace(",", "\u0000").replace(".", ",").replace("\u0000", ".")
+
+
+def _signed(negative, text):
+    return (MINUS if negative and text.strip("0,.") != "" else "") + text
+
+
+def fmt(x, digits=2):
+    """1.4142 -> '1,41'; -0.5 -> '−0,50'; 0.125 -> '0,13'; 3150336 (digits=0) -> '3.150.336'."""
+    value = _decimal(x)
+    rounded = abs(value).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    return _signed(value < 0, _spanish(rounded, digits))
 
 
 def fmt_short(x, digits=2):
@@ -29,12 +54,89 @@ def fmt_short(x, digits=2):
     return text.rstrip("0").rstrip(",") if "," in text else text
 
 
+def fmt_signed(x, digits=2):
+    """An offset whose sign matters: '+2', '−2', '0'."""
+    text = fmt_short(x, digits)
+    return "+" + text if float(x) > 0 and text != "0" else text
+
+
+def fmt_int(n):
+    """3072 -> '3.072'; −2 -> '−2'."""
+    return fmt(n, 0)
+
+
 def fmt_vector(values, digits=2):
     return "(" + "; ".join(fmt(x, digits) for x in values) + ")"
 
 
 def fmt_vector_short(values):
     return "(" + "; ".join(fmt_short(x) for x in values) + ")"
+
+
+def fmt_parts(values, digits=2, max_digits=4):
+    """Texts for values that must add up, rounded together: the digits shown
+    sum to the rounded total (largest-remainder method).
+
+    0,0529 + 0,8942 + 0,0529 reads 0,05 + 0,90 + 0,05 (not 0,05 + 0,89 + 0,05).
+    Equal values always read equal: the units to hand out go to whole groups
+    of equal values (the groups with the largest remainders that make up the
+    count exactly); if no choice of groups does, a digit is added (up to
+    max_digits). Each text is within one unit of its last digit. Negative
+    values are not expected (weights, shares).
+    """
+    values = [float(v) for v in values]
+    for places in range(digits, max_digits + 1):
+        texts = _largest_remainder(values, places)
+        if texts is not None:
+            return texts
+    # Equal values whose sum no digit count can keep (three thirds): a tie
+    # must read as a tie, so each is rounded alone.
+    return [fmt(v, digits) for v in values]
+
+
+def _tie_groups(values):
+    """Indices of values equal up to round-off, grouped."""
+    groups = []
+    for i in sorted(range(len(values)), key=lambda i: values[i]):
+        if groups and abs(values[i] - values[groups[-1][-1]]) <= TIE_TOLERANCE:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    return groups
+
+
+def _largest_remainder(values, places):
+    unit = Decimal(1).scaleb(-places)
+    exact = [_decimal(v) for v in values]
+    floors = [v.quantize(unit, rounding=ROUND_FLOOR) for v in exact]
+    total = sum(exact, Decimal(0)).quantize(unit, rounding=ROUND_HALF_UP)
+    missing = int(((total - sum(floors, Decimal(0))) / unit).to_integral_value())
+    groups = _tie_groups(values)
+    if any(len({floors[i] for i in g}) > 1 for g in groups) or missing < 0:
+        return None
+    remainder = [float(exact[g[0]] - floors[g[0]]) for g in groups]
+    best = None
+    for mask in range(1 << len(groups)):  # at most 2^8 subsets: rows are short
+        chosen = [k for k in range(len(groups)) if mask >> k & 1]
+        if sum(len(groups[k]) for k in chosen) != missing:
+            continue
+        gain = sum(remainder[k] * len(groups[k]) for k in chosen)
+        if best is None or gain > best[0]:
+            best = (gain, chosen)
+    if best is None:
+        return None
+    up = {i for k in best[1] for i in groups[k]}
+    return [_signed(exact[i] < 0, _spanish(abs(floors[i] + (unit if i in up else 0)), places))
+            for i in range(len(values))]
+
+
+def fmt_shares(counts, digits=1):
+    """Percentages of a total, rounded together to sum 100; tiny ones read «< 0,1 %»."""
+    total = float(sum(counts))
+    texts = fmt_parts([100.0 * c / total for c in counts], digits, digits + 2)
+    smallest = "0," + "0" * (digits - 1) + "1" if digits else "1"
+    return [("< %s %%" % smallest) if c and text.strip("0,") == "" else text + " %"
+            for c, text in zip(counts, texts)]
 
 
 def fmt_sci(x):
@@ -51,22 +153,19 @@ def fmt_sci(x):
     return fmt(float(mantissa), 1) + "·10" + str(int(exponent)).translate(superscript)
 
 
+ROUND_OFF = 1e-12
+
+
 def fmt_error(x):
-    """A measured difference that should vanish: '0', '< 10⁻¹²', or its value.
+    """A measured difference that should vanish: '< 10⁻¹²', or its value.
 
     Below 10⁻¹² a difference is round-off, and round-off depends on the
-    machine and the NumPy build; the page shows the bound, not the noise.
+    machine and the NumPy build (the same sum can give 0 on one and 10⁻¹⁶ on
+    another): the page shows the bound, never the noise, and never a «0» that
+    another machine would not reproduce.
     """
     x = abs(float(x))
-    if x == 0:
-        return "0"
-    return "< 10⁻¹²" if x < 1e-12 else fmt_sci(x)
-
-
-def join_words(words):
-    """['El', 'banco', 'del'] -> 'El, banco y del'."""
-    words = list(words)
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " y " + words[-1]
+    return "< 10⁻¹²" if x < ROUND_OFF else fmt_sci(x)
 
 
 def num(x):

@@ -32,10 +32,10 @@ def cache_step(cache, x_new, w_q, w_k, w_v):
     return weights @ cache["v"], weights, cache
 
 
-def generate_with_cache(tokens, head_id):
-    # n_seq words -> outs [n_seq, d_v], caches: list of n_seq caches
+def generate_with_cache(tokens, head):
+    # n_seq words, head data -> outs [n_seq, d_v], weights: n_seq rows, caches: n_seq caches
     x = embed(tokens)
-    w_q, w_k, w_v = head_projections(head_id)
+    w_q, w_k, w_v = head_projections(head)
     cache = empty_cache(w_k.shape[1], w_v.shape[1])
     outs, caches, weights = [], [], []
     for x_new in x:
@@ -46,17 +46,22 @@ def generate_with_cache(tokens, head_id):
     return np.array(outs), weights, caches
 
 
-def full_recompute(tokens, head_id, mask_kind="causal"):  # -> [n_seq, d_v]
+def full_recompute(tokens, head, mask_kind="causal"):  # -> [n_seq, d_v]
     """Every position from scratch: the reference the cache must match."""
     x = embed(tokens)
-    w_q, w_k, w_v = head_projections(head_id)
+    w_q, w_k, w_v = head_projections(head)
     return attention(x @ w_q, x @ w_k, x @ w_v, make_mask(mask_kind, len(tokens)))[2]
 
 
-def prefix_drift(tokens, head_id, mask_kind):
-    """Max |change| of the earlier outputs when the last token is appended."""
-    before = full_recompute(tokens[:-1], head_id, mask_kind)
-    after = full_recompute(tokens, head_id, mask_kind)[:-1]
+def prefix_drift(tokens, head, mask_kind):
+    """Max |change| of the earlier outputs when the last token is appended.
+
+    A one-token sentence has no earlier outputs: nothing can drift (0).
+    """
+    if len(tokens) < 2:
+        return 0.0
+    before = full_recompute(tokens[:-1], head, mask_kind)
+    after = full_recompute(tokens, head, mask_kind)[:-1]
     return float(np.max(np.abs(after - before)))
 
 

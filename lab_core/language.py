@@ -10,14 +10,14 @@ import numpy as np
 
 from .attention import softmax
 from .didactic import VOCABULARY, W_U
-from .heads import embed, get_sentence, multi_head
+from .heads import embed, multi_head
 
 
-def next_word_probs(sentence_id, mask_kind):
-    # -> residual [n_seq, d_model], logits [n_seq, vocab], probs [n_seq, vocab]
+def next_word_probs(tokens, heads, mask_kind):
+    # n_seq words, {head id: head}, str
+    #   -> residual [n_seq, d_model], logits [n_seq, vocab], probs [n_seq, vocab]
     """Every position's distribution over the next word, all at once."""
-    tokens = get_sentence(sentence_id)["tokens"]
-    residual = embed(tokens) + multi_head(sentence_id, mask_kind)["out"]
+    residual = embed(tokens) + multi_head(tokens, heads, mask_kind)["out"]
     logits = residual @ np.array(W_U, dtype=float)
     return residual, logits, softmax(logits)
 
@@ -27,15 +27,16 @@ def cross_entropy(probs, targets):  # [n, vocab], n ints -> [n]
     return -np.log(probs[np.arange(len(targets)), targets])
 
 
-def training_step(sentence_id, mask_kind):
+def training_step(tokens, heads, mask_kind):
     """Causal training in parallel: position i is scored against token i+1.
 
     Every position is computed in one pass; the mask alone decides what each
     one may see. The last position has no next token, so it has no target.
     Returns inputs, targets (words), p(target), losses and their mean.
     """
-    tokens = get_sentence(sentence_id)["tokens"]
-    _, _, probs = next_word_probs(sentence_id, mask_kind)
+    if len(tokens) < 2:
+        raise ValueError("hace falta una frase de al menos 2 palabras para tener objetivos")
+    _, _, probs = next_word_probs(tokens, heads, mask_kind)
     targets = [VOCABULARY.index(word) for word in tokens[1:]]
     losses = cross_entropy(probs[:-1], targets)
     return {

@@ -1,9 +1,15 @@
 """Lab state: typed keys, defaults, and how input is checked.
 
-Each lab declares its keys as a `Spec`: an ordered map key -> parser, plus
-defaults. A parser takes (value, state so far) and returns the clean value or
-raises ValueError with a message for the user; keys are parsed in order, so a
-later key may depend on an earlier one (a query position on the sentence).
+Each lab declares its keys as a `Spec`: an ordered map key -> `Key` (the
+control's visible label and a parser), plus defaults. A parser takes
+(value, state so far) and returns the clean value or raises ValueError with a
+message for the reader; keys are parsed in order, so a later key may depend
+on an earlier one (a query position on the sentence).
+
+Messages name the control by its label («Consulta», «Posición n de la
+clave»), never by its state key (`query`, `rope_n`): the reader sees labels.
+Values in messages are spelled the way JavaScript would show them (true,
+null), since that is what a page or a lab.set caller sent.
 
 - `update_state(spec, current, partial)` is strict: the first bad value
   raises (`lab.set` rejects with its message, the state stays as it was).
@@ -12,12 +18,16 @@ later key may depend on an earlier one (a query position on the sentence).
 """
 from __future__ import annotations
 
+import json
 import math
 import re
 from urllib.parse import urlencode
 
+from .display import fmt_short
+
 _INT_TEXT = re.compile(r"^[+-]?\d{1,9}$")
 _FLOAT_TEXT = re.compile(r"^[+-]?(\d{1,9}(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?$")
+URL_SAFE = ";:,"  # left readable in URLs: tokens=El;banco, vec=lugar.parque.k:3;0
 
 
 class StateError(ValueError):
@@ -29,38 +39,61 @@ class StateError(ValueError):
         self.key = key
 
 
-class Spec:
-    """The keys of one lab: parsers in order, and the default state."""
+class Key:
+    """One state key: the label of its control, how its value is checked,
+    and (for choices) how a value reads: {"parque": "El banco del parque"}."""
 
-    def __init__(self, parsers, defaults):
-        if list(parsers) != list(defaults):
-            raise ValueError("parsers and defaults must list the same keys in order")
-        self.parsers = parsers
+    def __init__(self, label, parse, names=None):
+        self.label = label
+        self.parse = parse
+        self.names = names or {}
+
+
+class Spec:
+    """The keys of one lab: Keys in parse order, and the default state."""
+
+    def __init__(self, keys, defaults):
+        if list(keys) != list(defaults):
+            raise ValueError("keys and defaults must list the same keys in order")
+        self.keys = keys
+        self.parsers = {name: key.parse for name, key in keys.items()}
+        self.labels = {name: key.label for name, key in keys.items()}
         self.defaults = defaults
 
     def default_state(self):
-        return dict(self.defaults)
+        return {k: (list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v)
+                for k, v in self.defaults.items()}
 
 
 def shown(value):
-    """A short, printable rendering of a user's value for messages."""
-    text = value if isinstance(value, str) else repr(value)
+    """A short rendering of a caller's value for messages, in JSON spelling."""
+    if isinstance(value, str):
+        text = value
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+        except (TypeError, ValueError, RecursionError):
+            text = "un valor no válido"
     return text if len(text) <= 40 else text[:39] + "…"
 
 
-def choice(key, options):
-    """A parser that accepts one of `options` (strings)."""
+def number_text(x):
+    """A bound or value in a message, Spanish style: −10, 0,5."""
+    return fmt_short(x, 4)
+
+
+def choice(label, options):
+    """A parser that accepts one of `options`: a dict value -> its label."""
     def parse(value, state):
         if isinstance(value, str) and value in options:
             return value
-        raise ValueError(
-            "%s «%s» no existe; opciones: %s" % (key, shown(value), ", ".join(options))
-        )
+        raise ValueError("%s: «%s» no es una de las opciones (%s)"
+                         % (label, shown(value), ", ".join(options.values())))
 
     return parse
 
 
-def parse_int(key, value, low, high):
+def parse_int(label, value, low, high):
     """An integer in [low, high], given as a number or as decimal text."""
     number = None
     if isinstance(value, bool):
@@ -72,13 +105,14 @@ def parse_int(key, value, low, high):
     elif isinstance(value, str) and _INT_TEXT.match(value.strip()):
         number = int(value.strip())
     if number is None:
-        raise ValueError("%s «%s» no es un número entero" % (key, shown(value)))
+        raise ValueError("%s: «%s» no es un número entero" % (label, shown(value)))
     if not low <= number <= high:
-        raise ValueError("%s=%d está fuera del rango %d a %d" % (key, number, low, high))
+        raise ValueError("%s: %s está fuera del rango %s a %s"
+                         % (label, number_text(number), number_text(low), number_text(high)))
     return number
 
 
-def parse_float(key, value, low, high):
+def parse_float(label, value, low, high):
     """A finite number in [low, high], as a number or text ('0.5' or '0,5')."""
     number = None
     if isinstance(value, bool):
@@ -90,51 +124,52 @@ def parse_float(key, value, low, high):
         if _FLOAT_TEXT.match(text):
             number = float(text)
     if number is None or not math.isfinite(number):
-        raise ValueError("%s «%s» no es un número finito" % (key, shown(value)))
+        raise ValueError("%s: «%s» no es un número finito" % (label, shown(value)))
     if not low <= number <= high:
-        raise ValueError("%s=%s está fuera del rango %s a %s" % (key, number, low, high))
+        raise ValueError("%s: %s está fuera del rango %s a %s"
+                         % (label, number_text(number), number_text(low), number_text(high)))
     return number
 
 
-def int_range(key, low, high):
-    return lambda value, state: parse_int(key, value, low, high)
+def int_range(label, low, high):
+    return Key(label, lambda value, state: parse_int(label, value, low, high))
 
 
-def float_range(key, low, high):
-    return lambda value, state: parse_float(key, value, low, high)
+def float_range(label, low, high):
+    return Key(label, lambda value, state: parse_float(label, value, low, high))
 
 
-def vector(key, n, low, high):
+def choice_key(label, options):
+    return Key(label, choice(label, options), options)
+
+
+def vector(label, n, low, high):
     """n finite numbers: a list, or the text 'x;y;…' (URL form)."""
     def parse(value, state):
         parts = value.split(";") if isinstance(value, str) else value
         if not isinstance(parts, (list, tuple)) or len(parts) != n:
-            raise ValueError("%s «%s» debe tener %d coordenadas, como %s"
-                             % (key, shown(value), n, ";".join(["1"] + ["0"] * (n - 1))))
-        return [parse_float(key, part, low, high) for part in parts]
+            raise ValueError("%s: «%s» debe tener %d coordenadas, como %s"
+                             % (label, shown(value), n, "; ".join(["1"] + ["0"] * (n - 1))))
+        return [parse_float(label, part, low, high) for part in parts]
 
-    return parse
-
-
-def vector2(key, low, high):
-    return vector(key, 2, low, high)
+    return Key(label, parse)
 
 
-def permutation(key, n):
+def permutation(label, n):
     """An order of 0..n-1: a list of ints or the text '0;4;2;3;1'."""
     def parse(value, state):
         parts = value.split(";") if isinstance(value, str) else value
         if isinstance(parts, (list, tuple)) and len(parts) == n:
             try:
-                order = [parse_int(key, part, 0, n - 1) for part in parts]
+                order = [parse_int(label, part, 0, n - 1) for part in parts]
             except ValueError:
                 order = None
             if order is not None and sorted(order) == list(range(n)):
                 return order
-        raise ValueError("%s «%s» debe ser un orden de 0 a %d sin repetir, como %s"
-                         % (key, shown(value), n - 1, ";".join(map(str, range(n)))))
+        raise ValueError("%s: «%s» debe ser un orden de 0 a %d sin repetir, como %s"
+                         % (label, shown(value), n - 1, ";".join(map(str, range(n)))))
 
-    return parse
+    return Key(label, parse)
 
 
 def update_state(spec, current, partial):
@@ -143,10 +178,11 @@ def update_state(spec, current, partial):
         raise ValueError("lab.set espera un objeto, por ejemplo {mask: 'causal'}")
     unknown = [key for key in partial if key not in spec.parsers]
     if unknown:
-        raise ValueError("clave desconocida «%s»; las claves son: %s"
+        raise ValueError("lab.set no conoce «%s»; conoce: %s"
                          % (shown(unknown[0]), ", ".join(spec.parsers)))
     state = spec.default_state()
-    state.update({k: v for k, v in (current or {}).items() if k in spec.parsers})
+    if isinstance(current, dict):
+        state.update({k: v for k, v in current.items() if k in spec.parsers})
     for key, parse in spec.parsers.items():
         try:
             state[key] = parse(partial.get(key, state[key]), state)
@@ -163,7 +199,8 @@ def state_from_params(spec, params):
     state, notices = spec.default_state(), []
     for key in params:
         if key not in spec.parsers:
-            notices.append("Se ignoró el parámetro desconocido «%s»." % shown(key))
+            notices.append("Se ignoró el parámetro desconocido «%s» de la dirección."
+                           % shown(key))
     for key, parse in spec.parsers.items():
         given = key in params
         try:
@@ -171,8 +208,8 @@ def state_from_params(spec, params):
             continue
         except ValueError as error:
             if given:
-                notices.append("Se ignoró %s: %s. Se usa el valor por defecto."
-                               % (key, error))
+                notices.append("Se ignoró un valor de la dirección. %s. Se usa el valor "
+                               "por defecto." % error)
             else:
                 notices.append("No encaja con el resto de la dirección: %s." % error)
         try:
@@ -186,6 +223,8 @@ def state_from_params(spec, params):
 
 
 def _url_text(value):
+    if isinstance(value, dict):
+        return ",".join("%s:%s" % (name, _url_text(value[name])) for name in sorted(value))
     if isinstance(value, (list, tuple)):
         return ";".join(_url_text(v) for v in value)
     if isinstance(value, float):
@@ -201,4 +240,4 @@ def query_string(spec, state):
     """
     changed = [(key, _url_text(state[key])) for key in spec.parsers
                if state[key] != spec.defaults[key]]
-    return urlencode(changed, safe=";")
+    return urlencode(changed, safe=URL_SAFE)

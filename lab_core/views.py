@@ -39,48 +39,56 @@ tables      list, one per shown head: {"head", "scores", "weights"}; captions
             "Puntuaciones" and "Pesos" (suffixed with the head with head="all").
 arithmetic  {"query", "key", "blocks": [{"head", "q", "k", "expression",
             "score", "weight", "masked", "why", "softmax": table}], "predict"}.
+scaling     {"dk", "table", "example" (tables), "verdict", "sample"}: why the
+            scores are divided by √d_k, measured on random vectors (scaling.py).
 mixture     {"blocks": [{"head", "out", "d_v", "table"}],
-            "vocab": {"query", "best", "table"}}.
+            "vocab": {"query", "best" (the winner, or the tie, with its value), "table"}}.
 heads       {"heads": [{"id", "label", "summary", "axes", "table"}],
             "combine": null | {"shapes": [str], "concat": table, "output": table}}.
 mask        {"open", "closed", "table", "predict"}; cells carry "diagonal".
 rope        {"theta", "angle_q", "angle_k", "q", "k", "q_m",
-            "k_n", "score", "plain_score", "norms", "drawing": {"extent",
+            "k_n", "score", "plain_score", "offset" (signed n − m), "sign" (what
+            the sign of the offset changes), "norms", "drawing": {"extent",
             "vectors": [{"name", "x", "y", "role", "moved"}]}, "table", "predict"}.
-training    {"table", "loss", "leak_loss"}.
+training    {"table" (null for a one-word sentence), "pairs" (which output is
+            compared with which word), "loss", "leak_loss", "verdict"}.
 cache       {"step", "new_token", "heads", "cache", "counts",
-            "check": {"max_diff", "exact"}, "prefix": {"query", "sentence", "other",
-            "mine", "theirs", "same", "verdict"}, "drift": {"causal",
-            "bidirectional", "appended"}, "predict"}.
+            "check": {"max_diff", "exact"}, "prefix": {"position", "query",
+            "sentence", "other", "other_query", "mine", "theirs", "same",
+            "verdict"}, "drift": {"causal", "bidirectional", "appended",
+            "verdict"}, "predict"}.
 
 Block lab ("block", lab_core/block_lab.py)
 ------------------------------------------
 order       {"original", "permuted", "weights", "weights_permuted" (tables),
-            "pair": {"a", "b"}, "weights_gap", "out_gap", "pe_gap", "pe_differs"}.
+            "pair": {"a", "b"}, "weights_gap", "out_gap", "pe_gap", "pe_differs",
+            "changed" (false when the order is the original), "summary", "pe"}.
 position    {"heatmap": {"rows", "cols", "values" [rows][cols], "label"},
             "wavelengths" (table), "first", "last", "limit",
             "shift": {"k", "error", "sine_only"}}.
-residual    {"depth", "table", "plain", "residual", "low", "high"}.
+residual    {"depth", "layers" ("12 capas"), "table", "plain", "residual", "summary"}.
 layernorm   {"x", "mean", "var", "normalized", "gamma", "beta", "out",
-            "out_mean", "out_std", "growth" (table)}.
+            "out_mean", "out_std", "growth" (table), "growth_summary"}.
 ffn         {"d_model", "d_ff", "ratio", "plot": {"x", "series": [{"name", "y"}]},
-            "gelu_at", "collapse": {"error", "shape_a"},
-            "locality": {"ffn3", "ffn5", "attn5"}}.
+            "gelu_at", "collapse": {"error", "shape_a", "verdict"},
+            "locality": {"ffn3", "ffn5", "attn5", "verdict"}}.
 block       {"shape_in", "shape_out", "check", "real", "note", "d_k",
             "params": {"headers", "rows"} (also published on
-            window.py_table_data), "table", "ffn_share"}.
+            window.py_table_data), "table", "ffn_share", "share_sentence"}.
 quiz        [{"id", "question", "options", "answers", "explanation", "panel",
             "panel_label"}]: prediction prompts with a link to their panel.
 
-Measured differences that should vanish read "0" or "< 10⁻¹²" (display.fmt_error).
+Measured differences that should vanish read "< 10⁻¹²" (display.fmt_error).
+Every sentence that states a conclusion is built from the numbers it talks
+about, in the builder that computes them (lab_core/words.py).
 """
 from __future__ import annotations
 
+import importlib
 import json
 
-import importlib
-
-from .state import query_string, state_from_params, update_state
+from .display import fmt_short
+from .state import StateError, query_string, state_from_params, update_state
 
 CONTRACT_VERSION = 2
 # Lab name -> module with SPEC and build_view. Imported on first use, so each
@@ -111,13 +119,27 @@ def to_json(data):
     return json.dumps(data, allow_nan=False, ensure_ascii=False)
 
 
+def kept_text(key, value):
+    """A state value as the reader sees it: 3, 0,5, (1; 0), «El banco del parque»."""
+    if isinstance(value, list):
+        return "(" + "; ".join(kept_text(None, v) for v in value) + ")"
+    if key is not None and value in key.names:
+        return "«%s»" % key.names[value]
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    return fmt_short(value, 4)
+
+
 def answer(request_text):
     """Answer one page request (JSON text) with a reply envelope (a dict).
 
     request = {"lab": name, "from": "set" | "url", "state": {...}, "current": {...}}
       "set": strict; `state` is a partial applied on `current`, and a bad
-             value gives {"ok": false, "error": message, "key": key}.
+             value gives {"ok": false, "error": message, "key": key}; the
+             message ends by saying which value stays.
       "url": lenient; `state` holds URL strings, bad ones become notices.
+    Nothing escapes: any request, however malformed, gets an envelope with a
+    message in Spanish.
     """
     try:
         request = json.loads(request_text)
@@ -126,15 +148,34 @@ def answer(request_text):
         lab_name = request.get("lab", "attention")
         spec = get_lab(lab_name).SPEC
         if request.get("from") == "url":
-            state, notices = state_from_params(spec, request.get("state") or {})
+            params = request.get("state") or {}
+            if not isinstance(params, dict):
+                raise ValueError("los parámetros de la dirección deben ser un objeto")
+            state, notices = state_from_params(spec, params)
         else:
-            state = update_state(spec, request.get("current"), request.get("state"))
+            current = request.get("current")
+            if current is not None and not isinstance(current, dict):
+                raise ValueError("el estado actual debe ser un objeto")
+            try:
+                state = update_state(spec, current, request.get("state"))
+            except StateError as error:
+                base = update_state(spec, current, {})
+                message = str(error)
+                if error.key in base:
+                    message += ". Se mantiene %s" % kept_text(spec.keys[error.key],
+                                                              base[error.key])
+                return {"ok": False, "error": message, "key": error.key}
             notices = []
         view = render(lab_name, state)
         view["notices"] = notices
         return {"ok": True, "view": view}
     except ValueError as error:
         return {"ok": False, "error": str(error), "key": getattr(error, "key", None)}
+    except RecursionError:
+        return {"ok": False, "error": "la petición anida demasiados niveles", "key": None}
+    except Exception as error:  # noqa: BLE001 — the page must always get an answer
+        return {"ok": False, "key": None,
+                "error": "la petición no se pudo procesar (%s)" % type(error).__name__}
 
 
 def handle(request_text):

@@ -124,6 +124,10 @@ def copy_current_runtime(out):
 
 def build_wheel(out):
     """Build the lab_core wheel into out/wheels/<hash>/; return its site path."""
+    # setuptools reuses build/lib: a module removed from lab_core would ride
+    # along in the wheel from there. Start from the sources every time.
+    shutil.rmtree(ROOT / "build" / "lib", ignore_errors=True)
+    shutil.rmtree(ROOT / "build" / "bdist.linux-x86_64", ignore_errors=True)
     with tempfile.TemporaryDirectory() as tmp:
         done = subprocess.run(
             [sys.executable, "-m", "build", "--wheel", "--no-isolation",

@@ -129,14 +129,18 @@ def test_rope_panel_controls(lab):
     lab.page.get_by_label("Frecuencia θ").fill("1.2")
     assert lab.state()["theta"] == 1.2
     assert score.inner_text() == expected(theta=1.2, rope_m=5, rope_n=9, rope_q=[1, 1])["rope"]["score"]
-    # Every row of the offset table holds one value, whatever (m, n).
-    table = lab.table("q_m · k_n según el desplazamiento n − m (θ = 1,20)")
-    for label, cells in table.items():
-        values = {re.sub(r"\s*\(m=.*\)", "", c) for c in cells}
-        assert len(values) == 1, (label, cells)
+    # The offset table is veiled until the reader answers the question it answers.
+    offsets = lab.page.locator("#rope-offsets")
+    assert offsets.get_attribute("class") == "veiled"
     prompt = lab.page.locator("#rope .predict")
     prompt.get_by_role("button", name="no cambia").click()
     assert prompt.get_attribute("data-revealed") == "right"
+    assert offsets.get_attribute("class") == ""
+    # Every row of the offset table holds one value, whatever (m, n).
+    table = lab.table("q_m · k_n según el desplazamiento n − m (θ = 1,20)")
+    assert "n − m = +4" in table and "n − m = −3" in table
+    for label, cells in table.items():
+        assert len(set(cells)) == 1, (label, cells)
 
 
 def test_training_panel_through_the_panel_key(lab):
@@ -159,7 +163,7 @@ def test_training_panel_through_the_panel_key(lab):
 def test_kv_cache_steps_and_live_check(lab):
     lab.open(lab.base_url)
     cache = lab.page.locator("#cache")
-    assert lab.page.locator("#cache-diff").inner_text() == "0"
+    assert lab.page.locator("#cache-diff").inner_text() == "< 10⁻¹²"
     assert cache.locator(".check").get_attribute("data-flag") == "true"
     # Step 2 is banco: the same mixture in both sentences (identical prefix).
     assert lab.page.locator("#prefix-verdict").inner_text().startswith("iguales")
@@ -173,8 +177,8 @@ def test_kv_cache_steps_and_live_check(lab):
     assert counts["total"] == ["12", "30"]
     # At the last position the sentences differ, and so do the mixtures.
     assert lab.page.locator("#prefix-verdict").inner_text().startswith("distintas")
-    assert lab.page.locator("#drift-causal").inner_text() == "0"
-    assert lab.page.locator("#drift-bidirectional").inner_text() != "0"
+    assert lab.page.locator("#drift-causal").inner_text() == "< 10⁻¹²"
+    assert not lab.page.locator("#drift-bidirectional").inner_text().startswith("<")
     lab.choose("Paso", "1 · llega «El»")
     assert cache.get_by_role("button", name="← Paso anterior").is_disabled()
     prompt = cache.locator(".predict")
@@ -186,7 +190,7 @@ def test_kv_cache_with_all_heads(lab):
     lab.open(lab.base_url, "?head=all&step=3")
     counts = lab.table("Proyecciones calculadas (q, k y v, por cabeza × 3)")
     assert counts["total"] == ["27", "54"]
-    assert lab.page.locator("#cache-diff").inner_text() == "0"
+    assert lab.page.locator("#cache-diff").inner_text() == "< 10⁻¹²"
 
 
 def test_bad_panel_values_fall_back_with_notices(lab):
@@ -200,8 +204,8 @@ def test_bad_panel_values_fall_back_with_notices(lab):
                              ({"theta": 9}, "fuera del rango"),
                              ({"step": 5}, "fuera del rango"),
                              ({"rope_n": 1.5}, "no es un número entero"),
-                             ({"panel": "nada"}, "no existe"),
-                             ({"head": "todas"}, "no existe")]:
+                             ({"panel": "nada"}, "no es una de las opciones"),
+                             ({"head": "todas"}, "no es una de las opciones")]:
         error = lab.page.evaluate(
             "(p) => window.lab.set(p).then(() => 'resolved', (e) => e.message)", partial)
         assert re.search(pattern, error), (partial, error)

@@ -26,7 +26,7 @@ def test_parameter_table_for_the_article_and_py_table_data(lab):
     open_block(lab)
     assert lab.page.locator("#status").inner_text().startswith("Listo")
     table = lab.table("Parámetros del bloque")
-    assert table == {"Atención": ["1.048.576", "33,3 %"], "FFN": ["2.099.712", "66,7 %"],
+    assert table == {"Atención": ["1.048.576", "33,3 %"], "FFN": ["2.099.712", "66,6 %"],
                      "LayerNorm": ["2.048", "0,1 %"], "Total": ["3.150.336", "100,0 %"]}
     published = json.loads(lab.page.evaluate("window.py_table_data"))
     assert published["headers"] == ["Componente", "Parámetros", "Proporción"]
@@ -58,7 +58,9 @@ def test_bad_sizes_show_a_message_beside_the_input_and_keep_the_table(lab):
     field.fill("100")
     field.press("Tab")
     message = lab.page.locator("[data-error-for='d_model']")
-    assert "no es divisible entre heads=8" in message.inner_text()
+    assert "no es divisible entre 8 cabezas" in message.inner_text()
+    assert message.inner_text().endswith("Se mantiene 512.")
+    assert field.get_attribute("aria-invalid") == "true"
     assert lab.table("Parámetros del bloque") == before
     assert lab.state()["d_model"] == 512
     for partial, pattern in [({"d_model": 0}, "fuera del rango"),
@@ -76,6 +78,7 @@ def test_bad_sizes_show_a_message_beside_the_input_and_keep_the_table(lab):
     # A good value clears the messages.
     lab.set(d_model=1024, heads=16, d_ff=4096)
     assert lab.page.locator("[data-error-for='d_model']").inner_text() == ""
+    assert field.get_attribute("aria-invalid") is None
     assert lab.table("Parámetros del bloque")["Atención"] == ["4.194.304", "33,3 %"]
 
 
@@ -153,7 +156,8 @@ def test_residual_and_layernorm_panels(lab):
 def test_ffn_panel(lab):
     open_block(lab)
     assert number(lab.page.locator("#ffn-collapse").inner_text()) < 1e-9
-    assert lab.page.locator("#ffn-position5").inner_text() == "0"
+    assert lab.page.locator("#ffn-position5").inner_text() == "< 10⁻¹²"
+    assert "no se ha enterado" in lab.page.locator("#ffn-locality").inner_text()
     assert lab.page.locator("#ffn polyline").count() == 2
     lab.set(d_model=256, heads=8, d_ff=1024)
     assert "d_ff = 1024" in lab.page.locator("#ffn").inner_text()

@@ -88,6 +88,11 @@ def test_every_control_changes_the_tables(lab):
     assert core(lab.state()) == {"sentence": "credito", "query": 3,
                                  "mask": "bidirectional", "head": "finanzas"}
     assert lab.selected_row("Pesos") == "crédito"
+    # The weights are veiled until the reader predicts, or chooses to look.
+    weights = lab.page.locator("#puntuacion .weights-wrap")
+    assert weights.evaluate("(w) => w.inert") is True
+    lab.page.locator("#puntuacion").get_by_role("button", name="Mostrar sin predecir").click()
+    assert weights.evaluate("(w) => w.inert") is False
     # Clicking a row header picks that token as the query too.
     lab.page.get_by_role("table", name="Pesos").get_by_role("button", name="El").click()
     assert lab.state()["query"] == 0 and lab.selected_row("Puntuaciones") == "El"
@@ -133,21 +138,25 @@ def test_bad_urls_leave_a_working_page_and_a_notice(lab):
 def test_query_text_in_url_is_parsed_or_refused(lab):
     lab.open(lab.base_url, "?query=2.5&mask=bidirectional")
     assert core(lab.state()) == dict(DEFAULT, mask="bidirectional")
-    assert len(lab.notices()) == 1 and "query" in lab.notices()[0]
+    assert len(lab.notices()) == 1 and "Consulta: «2.5» no es un número entero" in lab.notices()[0]
 
 
 def test_lab_set_rejects_bad_values_and_keeps_the_state(lab):
     lab.open(lab.base_url)
     lab.set(mask="bidirectional")
-    for partial, pattern in [({"head": "nada"}, "no existe"),
+    for partial, pattern in [({"head": "nada"}, "no es una de las opciones"),
                              ({"query": 7}, "fuera del rango"),
-                             ({"mask": "<b>x</b>"}, "no existe"),
-                             ({"volumen": 3}, "clave desconocida")]:
+                             ({"mask": "<b>x</b>"}, "no es una de las opciones"),
+                             ({"volumen": 3}, "lab.set no conoce")]:
         error = lab.page.evaluate(
             "(p) => window.lab.set(p).then(() => 'resolved', (e) => e.message)", partial)
         assert re.search(pattern, error), (partial, error)
         assert core(lab.state()) == dict(DEFAULT, mask="bidirectional")
-        assert lab.notices() and pattern.split("|")[0] in lab.notices()[0]
+        key = next(iter(partial))
+        spot = lab.page.locator("[data-error-for='%s']" % key)
+        # A message about a control sits beside it; one about no control, in the notices.
+        shown = spot.inner_text() if spot.count() else lab.notices()[0]
+        assert re.search(pattern, shown), shown
     assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
     assert lab.page.locator("main b").count() == 0
 

@@ -8,7 +8,7 @@ from lab_core.attention import (
     apply_mask, attention, bidirectional_mask, causal_mask, make_mask,
     scaled_scores, softmax,
 )
-from lab_core.heads import embed, head_projections, run_head
+from lab_core.heads import embed, head_projections, run_head, sentence_tokens
 from lab_core.didactic import HEADS, SENTENCES, VOCABULARY
 
 
@@ -30,7 +30,7 @@ def naive_attention(q, k, v, mask):
 
 
 def test_article_place_cue_score_is_two_over_root_two():
-    run = run_head("parque", "lugar", "bidirectional")
+    run = run_head(sentence_tokens("parque"), HEADS["lugar"], "bidirectional")
     banco, parque = 1, 3
     np.testing.assert_array_equal(run["q"][banco], [1.0, 0.0])
     np.testing.assert_array_equal(run["k"][parque], [2.0, 0.0])
@@ -40,7 +40,7 @@ def test_article_place_cue_score_is_two_over_root_two():
 
 
 def test_closing_the_causal_mask_zeroes_the_same_weight():
-    run = run_head("parque", "lugar", "causal")
+    run = run_head(sentence_tokens("parque"), HEADS["lugar"], "causal")
     assert run["weights"][1, 3] == 0.0
     # The raw score is still 1,41: the mask, not the score, removes parque.
     assert run["scores"][1, 3] == pytest.approx(math.sqrt(2))
@@ -68,7 +68,7 @@ def test_hand_computed_three_by_three():
 @pytest.mark.parametrize("head_id", sorted(HEADS))
 @pytest.mark.parametrize("sentence_id", sorted(SENTENCES))
 def test_weights_rows_sum_to_one_and_masked_are_exactly_zero(sentence_id, head_id, mask_kind):
-    run = run_head(sentence_id, head_id, mask_kind)
+    run = run_head(sentence_tokens(sentence_id), HEADS[head_id], mask_kind)
     np.testing.assert_allclose(run["weights"].sum(axis=1), 1.0, rtol=0, atol=1e-15)
     assert np.all(run["weights"][~run["mask"]] == 0.0)
     assert np.all(run["weights"][run["mask"]] > 0.0)
@@ -91,7 +91,7 @@ def test_vectorised_attention_matches_naive_loop_on_random_inputs(mask_kind):
 @pytest.mark.parametrize("head_id", sorted(HEADS))
 def test_every_didactic_score_matches_naive_loop(head_id):
     for sentence_id in SENTENCES:
-        run = run_head(sentence_id, head_id, "bidirectional")
+        run = run_head(sentence_tokens(sentence_id), HEADS[head_id], "bidirectional")
         n_scores, _, n_out = naive_attention(run["q"], run["k"], run["v"], run["mask"])
         np.testing.assert_allclose(run["scores"], n_scores, rtol=0, atol=1e-15)
         np.testing.assert_allclose(run["out"], n_out, rtol=0, atol=1e-15)
@@ -130,7 +130,7 @@ def test_shape_errors_are_value_errors():
 
 
 def test_projections_are_one_hot_row_picks():
-    w_q, w_k, w_v = head_projections("lugar")
+    w_q, w_k, w_v = head_projections(HEADS["lugar"])
     assert w_q.shape == (len(VOCABULARY), 2)
     x = embed(["banco"])
     np.testing.assert_array_equal(x @ w_q, [[1.0, 0.0]])
@@ -140,22 +140,22 @@ def test_projections_are_one_hot_row_picks():
 
 @pytest.mark.parametrize("head_id", sorted(HEADS))
 def test_causal_banco_row_is_identical_in_both_sentences(head_id):
-    a = run_head("parque", head_id, "causal")
-    b = run_head("credito", head_id, "causal")
+    a = run_head(sentence_tokens("parque"), HEADS[head_id], "causal")
+    b = run_head(sentence_tokens("credito"), HEADS[head_id], "causal")
     np.testing.assert_array_equal(a["weights"][1], b["weights"][1])
     np.testing.assert_array_equal(a["out"][1], b["out"][1])
     # With the bidirectional mask the rest of the sentence can reach banco,
     # except in the previous-token head, which only ever looks back.
-    c = run_head("parque", head_id, "bidirectional")
-    d = run_head("credito", head_id, "bidirectional")
+    c = run_head(sentence_tokens("parque"), HEADS[head_id], "bidirectional")
+    d = run_head(sentence_tokens("credito"), HEADS[head_id], "bidirectional")
     differs = not np.array_equal(c["out"][1], d["out"][1])
     assert differs == (head_id != "anterior")
 
 
 def test_named_heads_do_what_their_names_say():
-    finance = run_head("credito", "finanzas", "bidirectional")
+    finance = run_head(sentence_tokens("credito"), HEADS["finanzas"], "bidirectional")
     assert np.argmax(finance["weights"][1]) == 3  # banco -> crédito
     assert finance["scores"][1, 3] == pytest.approx(math.sqrt(2))
-    previous = run_head("parque", "anterior", "causal")
+    previous = run_head(sentence_tokens("parque"), HEADS["anterior"], "causal")
     for i in range(1, 4):
         assert np.argmax(previous["weights"][i]) == i - 1

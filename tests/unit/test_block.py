@@ -34,12 +34,20 @@ def test_parameter_counts_match_the_arrays(d, heads, d_ff):
 def test_article_parameter_table():
     table = block_lab.parameter_table(512, 2048)
     assert table["headers"] == ["Componente", "Parámetros", "Proporción"]
+    # Shares are rounded together (largest remainder): 33,2841 %, 66,6509 %
+    # and 0,0650 % read 33,3 + 66,6 + 0,1, which add up to the Total's 100,0.
     assert table["rows"] == [
         ["Atención", "1.048.576", "33,3 %"],
-        ["FFN", "2.099.712", "66,7 %"],
+        ["FFN", "2.099.712", "66,6 %"],
         ["LayerNorm", "2.048", "0,1 %"],
         ["Total", "3.150.336", "100,0 %"],
     ]
+
+
+def test_a_tiny_share_never_reads_zero():
+    rows = block_lab.parameter_table(768, 3072)["rows"]
+    assert rows[2] == ["LayerNorm", "3.072", "< 0,1 %"]
+    assert [r[2] for r in rows[:2]] == ["33,3 %", "66,7 %"]
 
 
 # ------------------------------------------------------------- order
@@ -172,8 +180,10 @@ def test_ffn_without_activation_collapses_to_one_affine_map():
 
 def test_ffn_is_per_position():
     view = block_lab.ffn_panel(block_lab.SPEC.default_state())
-    assert view["locality"]["ffn5"] == "0"
-    assert view["locality"]["ffn3"] != "0" and view["locality"]["attn5"] != "0"
+    assert view["locality"]["ffn5"] == "< 10⁻¹²"
+    assert "no se ha enterado" in view["locality"]["verdict"]
+    for key in ("ffn3", "attn5"):
+        assert not view["locality"][key].startswith("<")
 
 
 # --------------------------------------------- the block against the article's PyTorch code
@@ -305,7 +315,7 @@ def ask(partial, current=None):
     ({"d_model": 0}, "d_model", "fuera del rango"),
     ({"d_ff": -4}, "d_ff", "fuera del rango"),
     ({"d_model": 1.5}, "d_model", "no es un número entero"),
-    ({"d_ff": 9000}, "d_ff", "fuera del rango 1 a 8192"),
+    ({"d_ff": 9000}, "d_ff", "^d_ff: 9.000 está fuera del rango 1 a 8.192. Se mantiene 2.048$"),
     ({"heads": "ocho"}, "heads", "no es un número entero"),
     ({"pe_d": 15}, "pe_d", "debe ser par"),
     ({"pe_positions": 500}, "pe_positions", "fuera del rango"),

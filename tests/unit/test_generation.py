@@ -6,7 +6,7 @@ import pytest
 
 from lab_core.attention import attention, causal_mask
 from lab_core.didactic import HEADS, SENTENCES, VOCABULARY, W_O, W_U
-from lab_core.heads import embed, head_projections, multi_head, run_head
+from lab_core.heads import embed, head_projections, multi_head, run_head, sentence_tokens
 from lab_core.kvcache import (
     cache_step, empty_cache, full_recompute, generate_with_cache, prefix_drift,
     projection_counts,
@@ -55,12 +55,12 @@ def test_rope_rotation_by_hand():
 
 @pytest.mark.parametrize("mask_kind", ["causal", "bidirectional"])
 def test_multi_head_concatenates_then_projects(mask_kind):
-    mh = multi_head("parque", mask_kind)
+    mh = multi_head(sentence_tokens("parque"), HEADS, mask_kind)
     n_seq = len(SENTENCES["parque"]["tokens"])
     assert mh["concat"].shape == (n_seq, 2 * len(HEADS))
     w_o = np.array(W_O)
     for i in range(n_seq):
-        parts = [run_head("parque", h, mask_kind)["out"][i] for h in HEADS]
+        parts = [run_head(sentence_tokens("parque"), HEADS[h], mask_kind)["out"][i] for h in HEADS]
         concat = [x for part in parts for x in part]
         np.testing.assert_array_equal(mh["concat"][i], concat)
         expected = [sum(concat[r] * w_o[r, c] for r in range(len(concat)))
@@ -73,7 +73,7 @@ def test_multi_head_concatenates_then_projects(mask_kind):
 @pytest.mark.parametrize("sentence_id", sorted(SENTENCES))
 @pytest.mark.parametrize("mask_kind", ["causal", "bidirectional"])
 def test_vocabulary_softmax_sums_to_one(sentence_id, mask_kind):
-    _, logits, probs = next_word_probs(sentence_id, mask_kind)
+    _, logits, probs = next_word_probs(sentence_tokens(sentence_id), HEADS, mask_kind)
     assert probs.shape == (4, len(VOCABULARY))
     np.testing.assert_allclose(probs.sum(axis=1), 1.0, atol=1e-15)
     assert np.all(probs > 0)
@@ -96,7 +96,7 @@ def test_toy_loss_equals_a_hand_computation():
     target = VOCABULARY.index(tokens[1])  # banco follows El
     log_z = math.log(sum(math.exp(z) for z in logits))
     expected = log_z - logits[target]
-    step = training_step("parque", "causal")
+    step = training_step(sentence_tokens("parque"), HEADS, "causal")
     assert step["targets"] == ["banco", "del", "parque"]
     assert step["losses"][0] == pytest.approx(expected, abs=1e-12)
     assert step["loss"] == pytest.approx(float(np.mean(step["losses"])), abs=1e-15)
@@ -109,8 +109,8 @@ def test_cross_entropy_matches_minus_log():
 
 def test_open_mask_lowers_the_loss_by_peeking():
     for sentence_id in SENTENCES:
-        assert (training_step(sentence_id, "bidirectional")["loss"]
-                < training_step(sentence_id, "causal")["loss"])
+        assert (training_step(sentence_tokens(sentence_id), HEADS, "bidirectional")["loss"]
+                < training_step(sentence_tokens(sentence_id), HEADS, "causal")["loss"])
 
 
 # --------------------------------------------------------------- KV cache
@@ -119,8 +119,8 @@ def test_open_mask_lowers_the_loss_by_peeking():
 @pytest.mark.parametrize("sentence_id", sorted(SENTENCES))
 def test_cache_equals_full_recompute(head_id, sentence_id):
     tokens = SENTENCES[sentence_id]["tokens"]
-    outs, weights, caches = generate_with_cache(tokens, head_id)
-    assert np.max(np.abs(outs - full_recompute(tokens, head_id))) <= 1e-12
+    outs, weights, caches = generate_with_cache(tokens, HEADS[head_id])
+    assert np.max(np.abs(outs - full_recompute(tokens, HEADS[head_id]))) <= 1e-12
     assert [c["k"].shape[0] for c in caches] == [1, 2, 3, 4]
     for t, row in enumerate(weights):
         assert row.shape == (t + 1,) and row.sum() == pytest.approx(1.0, abs=1e-15)
@@ -141,8 +141,8 @@ def test_cache_equals_full_recompute_with_random_projections():
 
 def test_prefix_is_stable_only_under_the_causal_mask():
     tokens = SENTENCES["parque"]["tokens"]
-    assert prefix_drift(tokens, "lugar", "causal") == 0.0
-    assert prefix_drift(tokens, "lugar", "bidirectional") > 0.1
+    assert prefix_drift(tokens, HEADS["lugar"], "causal") == 0.0
+    assert prefix_drift(tokens, HEADS["lugar"], "bidirectional") > 0.1
 
 
 def test_projection_counts():
@@ -154,5 +154,5 @@ def test_projection_counts():
 def test_embed_is_one_hot_and_projections_pick_rows():
     x = embed(["El", "crédito"])
     np.testing.assert_array_equal(x.sum(axis=1), [1, 1])
-    w_q, _, _ = head_projections("finanzas")
+    w_q, _, _ = head_projections(HEADS["finanzas"])
     np.testing.assert_array_equal((x @ w_q)[1], HEADS["finanzas"]["vectors"]["crédito"]["q"])

@@ -132,15 +132,15 @@ def test_short_and_scientific_formats():
 
 
 @pytest.mark.parametrize("partial, message", [
-    ({"sentence": "perro"}, "sentence «perro» no existe"),
+    ({"sentence": "perro"}, "^Frase: «perro» no es una de las opciones .*Se mantiene «El banco del parque»$"),
     ({"query": 4}, "fuera del rango"),
     ({"query": -1}, "fuera del rango"),
     ({"query": "uno"}, "no es un número entero"),
     ({"query": True}, "no es un número entero"),
     ({"query": 1.5}, "no es un número entero"),
-    ({"mask": "futuro"}, "mask"),
-    ({"head": "<img src=x onerror=alert(1)>"}, "no existe"),
-    ({"color": "rojo"}, "clave desconocida"),
+    ({"mask": "futuro"}, "^Máscara: «futuro» no es una de las opciones"),
+    ({"head": "<img src=x onerror=alert(1)>"}, "no es una de las opciones"),
+    ({"color": "rojo"}, "lab.set no conoce «color»"),
     ({"theta": "mucho"}, "no es un número finito"),
     ({"theta": 4}, "fuera del rango"),
     ({"theta": "nan"}, "no es un número finito"),
@@ -151,7 +151,10 @@ def test_short_and_scientific_formats():
     ({"rope_k": [1, "inf"]}, "no es un número finito"),
     ({"step": 5}, "fuera del rango"),
     ({"step": 0}, "fuera del rango"),
-    ({"panel": "cocina"}, "panel «cocina» no existe"),
+    ({"panel": "cocina"}, "^Panel: «cocina» no es una de las opciones"),
+    ({"rope_n": 99}, "^Posición n de la clave: 99 está fuera del rango 0 a 32. Se mantiene 3$"),
+    ({"query": True}, "«true» no es"),
+    ({"query": None}, "«null» no es"),
     ({"key": 7}, "fuera del rango"),
 ])
 def test_set_rejects_bad_values_with_a_message(partial, message):
@@ -182,9 +185,9 @@ def test_url_falls_back_per_key_with_notices():
     assert state == dict(DEFAULT, sentence="credito", mask="bidirectional", panel="rope")
     assert len(notices) == 5
     assert any("zoom" in n for n in notices)
-    assert any("query" in n and "9" in n for n in notices)
+    assert any("Consulta: 9 está fuera del rango 0 a 3" in n for n in notices)
     assert any("<script>" in n for n in notices)  # shown as text by the page
-    assert any("step=7" in n for n in notices)
+    assert any("Paso: 7 está fuera del rango 1 a 4" in n for n in notices)
 
 
 def test_url_with_nothing_gives_the_default_and_no_notice():
@@ -193,7 +196,7 @@ def test_url_with_nothing_gives_the_default_and_no_notice():
 
 def test_long_values_are_shortened_in_messages():
     _, notices = state_from_params(SPEC, {"head": "x" * 5000})
-    assert len(notices[0]) < 200
+    assert len(notices[0]) < 260 and "x" * 39 + "…" in notices[0]
 
 
 @pytest.mark.parametrize("lab_name", ["attention", "block"])

@@ -19,6 +19,16 @@ const statusBox = document.getElementById("status");
 const statusText = document.getElementById("status-text");
 const noticeList = document.getElementById("notices");
 
+// Whatever scrolls into view (a panel, a focused control) lands below the
+// sticky bar: the CSS reads its height from --bar-height.
+const bar = document.getElementById("lab-bar");
+if (bar) {
+  new ResizeObserver(() => {
+    const sticky = getComputedStyle(bar).position === "sticky";
+    document.documentElement.style.setProperty("--bar-height", sticky ? `${bar.offsetHeight + 8}px` : "0px");
+  }).observe(bar);
+}
+
 let state = null;
 let view = null;
 let call = null;
@@ -52,15 +62,24 @@ function showPanel(panel, scroll) {
 }
 
 // A rejected value's message goes beside its control when the page has a
-// place for it, else into the notices.
+// place for it (and the control is marked invalid), else into the notices.
 function showError(reply) {
-  const spot = reply.key && document.querySelector(`[data-error-for="${reply.key}"]`);
-  if (spot) spot.textContent = reply.error;
-  else renderNotices(noticeList, [`No se aplicó el cambio: ${reply.error}.`]);
+  const spot = reply.key && document.querySelector(`[data-error-for="${CSS.escape(reply.key)}"]`);
+  if (!spot) {
+    renderNotices(noticeList, [`No se aplicó el cambio. ${reply.error}.`]);
+    return;
+  }
+  spot.textContent = `${reply.error}.`;
+  for (const input of document.querySelectorAll(`[data-key="${CSS.escape(reply.key)}"]`)) {
+    input.setAttribute("aria-invalid", "true");
+  }
+  const box = spot.getBoundingClientRect();
+  if (box.bottom > innerHeight || box.top < 0) spot.scrollIntoView({ block: "nearest" });
 }
 
 function clearErrors() {
   for (const spot of document.querySelectorAll("[data-error-for]")) spot.textContent = "";
+  for (const input of document.querySelectorAll("[aria-invalid]")) input.removeAttribute("aria-invalid");
 }
 
 function show(next) {
@@ -248,6 +267,10 @@ function shuffled(items) {
 
 // Buttons with data-action send one of these partial states.
 const ACTIONS = {
+  "notices-close": () => {
+    renderNotices(noticeList, []);
+    return null;
+  },
   "exercise-go": () => ({ sentence: "parque", query: 1, key: 3, mask: "bidirectional", head: "lugar" }),
   "step-prev": () => ({ step: state.step - 1 }),
   "step-next": () => ({ step: state.step + 1 }),
@@ -255,11 +278,35 @@ const ACTIONS = {
   "order-swap": () => ({ order: [0, 4, 2, 3, 1] }),
   "order-shuffle": () => ({ order: shuffled(state.order) }),
 };
+// After an action, what the reader should look at: the exercise's result.
+const AFTER = {
+  "exercise-go": () => {
+    const cells = document.querySelectorAll("#score-tables td.focus");
+    if (!cells.length) return;
+    cells[0].scrollIntoView({ block: "center", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+    for (const cell of cells) {
+      cell.classList.remove("flash");
+      void cell.offsetWidth; // restart the animation
+      cell.classList.add("flash");
+    }
+    const block = view.arithmetic.blocks[0];
+    announce(`Ejercicio listo: puntuación de ${view.arithmetic.query} → ${view.arithmetic.key}, ` +
+      `${block.score}; peso, ${block.weight}.`);
+  },
+};
+
+function announce(text) {
+  const region = document.getElementById("announce");
+  if (region) region.textContent = text;
+}
+
 document.addEventListener("click", (event) => {
   const button = event.target.closest("button[data-action]");
   if (!button) return;
   const action = ACTIONS[button.dataset.action];
   if (!action) throw new Error(`no hay una acción llamada «${button.dataset.action}»`);
-  set(action()).catch(() => {});
+  const after = AFTER[button.dataset.action];
+  const partial = action();
+  if (partial) set(partial).then(() => after && after()).catch(() => {});
 });
 ready.catch(() => {});

@@ -148,7 +148,11 @@ function renderTable(node, table) {
 
 // A question whose answer (computed in Python) is revealed once the reader
 // picks. What the reader picked is page state, kept per question id.
+// A question may hide what would answer it (data-hides, a CSS selector): those
+// elements stay veiled and inert until the reader picks, or chooses to look
+// without predicting; after that, that part of the page stays open.
 const picked = new Map();
+const unveiled = new Set();
 
 function renderPredict(node, prompt) {
   if (node.dataset.prompt !== prompt.id) {
@@ -164,9 +168,19 @@ function renderPredict(node, prompt) {
       });
       options.append(button);
     }
-    node.replaceChildren(el("p", node.dataset.kicker || "Predice antes de mirar", "predict-kicker"),
-      el("p", prompt.question, "predict-question"), options,
-      el("p", undefined, "predict-verdict"));
+    const parts = [el("p", node.dataset.kicker || "Predice antes de mirar", "predict-kicker"),
+      el("p", prompt.question, "predict-question"), options];
+    if (node.dataset.hides) {
+      const skip = el("button", "Mostrar sin predecir", "predict-skip");
+      skip.type = "button";
+      skip.addEventListener("click", () => {
+        unveiled.add(node.dataset.hides);
+        applyVeil(node);
+      });
+      parts.push(skip);
+    }
+    parts.push(el("p", undefined, "predict-verdict"));
+    node.replaceChildren(...parts);
   }
   node.currentPrompt = prompt;
   revealPrediction(node, prompt);
@@ -186,6 +200,22 @@ function revealPrediction(node, prompt) {
   const right = prompt.answers.map(String).includes(choice);
   verdict.textContent = `${right ? "¡Bien visto!" : "No exactamente."} ${prompt.explanation}`;
   node.dataset.revealed = right ? "right" : "wrong";
+  if (node.dataset.hides) {
+    unveiled.add(node.dataset.hides);
+    applyVeil(node);
+  }
+}
+
+// Veil (or unveil) what a question hides. Runs after every render, since
+// tables may be rebuilt.
+function applyVeil(node) {
+  const open = unveiled.has(node.dataset.hides);
+  for (const target of document.querySelectorAll(node.dataset.hides)) {
+    target.classList.toggle("veiled", !open);
+    target.inert = !open;
+  }
+  const skip = node.querySelector(".predict-skip");
+  if (skip) skip.hidden = open;
 }
 
 // The RoPE picture: q and k before (faint) and after rotation (solid).
@@ -356,6 +386,7 @@ function renderChildren(node, scope) {
 
 export function renderView(root, view) {
   renderChildren(root, view);
+  for (const node of root.querySelectorAll(".predict[data-hides]")) applyVeil(node);
   for (const input of root.querySelectorAll("[data-key]")) {
     const value = view.state[input.dataset.key];
     const index = input.dataset.index;
@@ -364,6 +395,11 @@ export function renderView(root, view) {
   }
 }
 
+// Notices (what the page ignored from a URL, a change it could not apply)
+// sit in the sticky bar, so they are seen wherever the page scrolled to, and
+// the reader dismisses them with the box's «Entendido» button.
 export function renderNotices(list, messages) {
   list.replaceChildren(...messages.map((message) => el("li", message)));
+  const box = list.closest(".notice-box");
+  if (box) box.hidden = messages.length === 0;
 }

@@ -1,0 +1,157 @@
+"""The laboratorio of "Cómo funciona un Transformer": state and view.
+
+`SPEC` lists the state keys; `build_view(state)` returns the view dict. Each
+panel has its own module and builder, cached on the state keys it reads
+(`memo.reads`); `build_view` calls them all. The keys of the view are
+documented in `lab_core/views.py`.
+"""
+from __future__ import annotations
+
+import math
+
+from .. import scaling
+from ..didactic import DEFAULT_STATE, HEADS, ROPE_DEFAULTS, SENTENCES
+from ..memo import reads
+from ..state import Key, Spec, choice_key, float_range, int_range, parse_int, vector
+from .cache import cache_panel
+from .context import ALL_HEADS, MASK_LABELS, head_label, options, position_label, tokens_of
+from .heads_panel import heads_panel
+from .mask import mask_panel
+from .mixture import mixture_panel
+from .rope_panel import rope_panel
+from .scores import arithmetic_panel, scaling_panel, score_tables
+from .training import training_panel
+
+PANELS = {
+    "puntuacion": "1 · De dónde sale una puntuación",
+    "mezcla": "2 · La mezcla y el vocabulario",
+    "cabezas": "3 · Las cabezas",
+    "mascara": "4 · La máscara",
+    "rope": "5 · RoPE de una frecuencia",
+    "entrenamiento": "6 · Entrenar en paralelo",
+    "cache": "7 · Generar con caché KV",
+}
+THETA_MAX = round(math.pi, 2)  # one frequency in [0, π]: beyond π it aliases
+POSITION_MAX = 32
+VECTOR_LIMIT = 5.0
+SENTENCE_LABELS = {k: s["label"] for k, s in SENTENCES.items()}
+HEAD_LABELS = dict([(k, h["label"]) for k, h in HEADS.items()]
+                   + [(ALL_HEADS, "todas (concatenar y W_O)")])
+
+LABELS = {
+    "sentence": "Frase", "query": "Consulta", "mask": "Máscara", "head": "Cabeza",
+    "key": "Clave", "dk": "Anchura d_k", "theta": "Frecuencia θ",
+    "rope_m": "Posición m de la consulta", "rope_n": "Posición n de la clave",
+    "rope_q": "Vector q", "rope_k": "Vector k", "step": "Paso", "panel": "Panel",
+}
+
+
+def _position(name):
+    label = LABELS[name]
+    return Key(label, lambda value, state: parse_int(label, value, 0, len(tokens_of(state)) - 1))
+
+
+def _width(value, state):
+    number = parse_int(LABELS["dk"], value, 1, max(scaling.WIDTHS))
+    if number not in scaling.WIDTHS:
+        raise ValueError("%s: %d no está entre las anchuras medidas (%s)"
+                         % (LABELS["dk"], number, ", ".join(map(str, scaling.WIDTHS))))
+    return number
+
+
+SPEC = Spec(
+    # Parse order: sentence first, since positions and steps depend on it.
+    keys={
+        "sentence": choice_key(LABELS["sentence"], SENTENCE_LABELS),
+        "query": _position("query"),
+        "mask": choice_key(LABELS["mask"], MASK_LABELS),
+        "head": choice_key(LABELS["head"], HEAD_LABELS),
+        "key": _position("key"),
+        "dk": Key(LABELS["dk"], _width),
+        "theta": float_range(LABELS["theta"], 0.0, THETA_MAX),
+        "rope_m": int_range(LABELS["rope_m"], 0, POSITION_MAX),
+        "rope_n": int_range(LABELS["rope_n"], 0, POSITION_MAX),
+        "rope_q": vector(LABELS["rope_q"], 2, -VECTOR_LIMIT, VECTOR_LIMIT),
+        "rope_k": vector(LABELS["rope_k"], 2, -VECTOR_LIMIT, VECTOR_LIMIT),
+        "step": Key(LABELS["step"], lambda value, state: parse_int(
+            LABELS["step"], value, 1, len(tokens_of(state)))),
+        "panel": choice_key(LABELS["panel"], PANELS),
+    },
+    defaults={
+        **DEFAULT_STATE,  # sentence, query, mask, head: the article's exercise
+        "key": 3,
+        "dk": 128,
+        "theta": ROPE_DEFAULTS["theta"],
+        "rope_m": ROPE_DEFAULTS["rope_m"],
+        "rope_n": ROPE_DEFAULTS["rope_n"],
+        "rope_q": list(ROPE_DEFAULTS["q"]),
+        "rope_k": list(ROPE_DEFAULTS["k"]),
+        "step": 2,
+        "panel": "puntuacion",
+    },
+)
+
+
+@reads("sentence")
+def controls(state):
+    tokens = tokens_of(state)
+    positions = options((i, position_label(i, w)) for i, w in enumerate(tokens))
+
+    def choices(name, labels):
+        return {"label": LABELS[name], "options": options(labels.items())}
+
+    def number(name, low, high, step=1):
+        return {"label": LABELS[name], "min": low, "max": high, "step": step}
+
+    return {
+        "sentence": choices("sentence", SENTENCE_LABELS),
+        "query": {"label": LABELS["query"], "options": positions},
+        "key": {"label": LABELS["key"], "options": positions},
+        "mask": choices("mask", MASK_LABELS),
+        "head": choices("head", HEAD_LABELS),
+        "dk": {"label": LABELS["dk"],
+               "options": options((w, "d_k = %d" % w) for w in scaling.WIDTHS)},
+        "step": {"label": LABELS["step"],
+                 "options": options((t, "%d · llega «%s»" % (t, tokens[t - 1]))
+                                    for t in range(1, len(tokens) + 1))},
+        "panel": choices("panel", PANELS),
+        "theta": number("theta", 0, THETA_MAX, 0.01),
+        "rope_m": number("rope_m", 0, POSITION_MAX),
+        "rope_n": number("rope_n", 0, POSITION_MAX),
+        "rope_q": number("rope_q", -VECTOR_LIMIT, VECTOR_LIMIT, 0.5),
+        "rope_k": number("rope_k", -VECTOR_LIMIT, VECTOR_LIMIT, 0.5),
+    }
+
+
+@reads("sentence", "head")
+def sentence_and_head(state):
+    sentence = SENTENCES[state["sentence"]]
+    return {
+        "sentence": {"id": state["sentence"], "label": sentence["label"],
+                     "tokens": list(sentence["tokens"])},
+        "head": {"id": state["head"], "label": head_label(state["head"]),
+                 "summary": ("cada cabeza calcula su propia mezcla; luego se concatenan "
+                             "y W_O las vuelve a mezclar." if state["head"] == ALL_HEADS
+                             else HEADS[state["head"]]["summary"])},
+    }
+
+
+def build_view(state):
+    """Every panel of the attention lab for one valid state."""
+    view = {
+        "lab": "attention",
+        "state": dict(state),
+        "notices": [],
+        "controls": controls(state),
+        "tables": score_tables(state),
+        "arithmetic": arithmetic_panel(state),
+        "scaling": scaling_panel(state),
+        "mixture": mixture_panel(state),
+        "heads": heads_panel(state),
+        "mask": mask_panel(state),
+        "rope": rope_panel(state),
+        "training": training_panel(state),
+        "cache": cache_panel(state),
+    }
+    view.update(sentence_and_head(state))
+    return view

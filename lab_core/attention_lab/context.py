@@ -1,0 +1,74 @@
+"""What every panel of the attention lab shares: the sentence a state names,
+the heads it shows, their cached runs, and the labels a reader sees."""
+from __future__ import annotations
+
+import functools
+
+from ..didactic import HEADS, SENTENCES
+from ..heads import edit_heads, run_head
+
+MASK_LABELS = {"causal": "causal", "bidirectional": "bidireccional"}
+ALL_HEADS = "all"
+
+
+def options(pairs):
+    return [{"value": value, "label": label} for value, label in pairs]
+
+
+def tokens_of(state):
+    """The words of the sentence the state shows."""
+    return tuple(SENTENCES[state["sentence"]]["tokens"])
+
+
+def sentence_label(state):
+    return SENTENCES[state["sentence"]]["label"]
+
+
+def other_sentence_id(state):
+    return "credito" if state["sentence"] == "parque" else "parque"
+
+
+def other_tokens(state):
+    """The second sentence that comparisons use: the other preset."""
+    return tuple(SENTENCES[other_sentence_id(state)]["tokens"])
+
+
+def other_label(state):
+    return SENTENCES[other_sentence_id(state)]["label"]
+
+
+def shown_heads(state):
+    return list(HEADS) if state["head"] == ALL_HEADS else [state["head"]]
+
+
+def head_label(head_id):
+    return "todas las cabezas" if head_id == ALL_HEADS else HEADS[head_id]["label"]
+
+
+def heads_of(state):
+    """The heads' data as the state sees them (the article's vectors)."""
+    return _heads(())
+
+
+@functools.lru_cache(maxsize=8)
+def _heads(frozen_edits):
+    return edit_heads(dict(frozen_edits))
+
+
+@functools.lru_cache(maxsize=64)
+def _run(tokens, head_id, mask_kind, frozen_edits):
+    return run_head(tokens, _heads(frozen_edits)[head_id], mask_kind)
+
+
+def run(state, head_id, tokens=None, mask_kind=None):
+    """run_head for a head of the state, cached: several panels need it."""
+    return _run(tokens_of(state) if tokens is None else tuple(tokens), head_id,
+                mask_kind or state["mask"], ())
+
+
+def head_runs(state):  # head id -> run, for the heads the state shows
+    return {h: run(state, h) for h in shown_heads(state)}
+
+
+def position_label(i, word):
+    return "%d · %s" % (i, word)

@@ -1,0 +1,54 @@
+"""Panel 3: each head's Q, K and V, and all heads concatenated through W_O."""
+from __future__ import annotations
+
+from .. import display as d
+from ..didactic import HEADS, VOCABULARY
+from ..heads import multi_head
+from ..memo import reads
+from .context import ALL_HEADS, heads_of, run, shown_heads, tokens_of
+
+
+@reads("sentence", "query", "mask", "head")
+def heads_panel(state):
+    tokens = tokens_of(state)
+    heads = []
+    for head_id in shown_heads(state):
+        head_run = run(state, head_id)
+        head = HEADS[head_id]
+        rows = [{"label": w, "selected": i == state["query"], "cells": [
+            d.cell(None, d.fmt_vector_short(head_run[role][i])) for role in ("q", "k", "v")]}
+            for i, w in enumerate(tokens)]
+        heads.append({
+            "id": head_id,
+            "label": head["label"],
+            "summary": head["summary"],
+            "axes": "Q y K: (%s); V: (%s)" % ("; ".join(head["axes"]),
+                                              "; ".join(head["value_axes"])),
+            "table": d.table("qkv-" + head_id, "Q, K y V · %s" % head["label"],
+                             ["Q", "K", "V"], rows, "token"),
+        })
+    combine = None
+    if state["head"] == ALL_HEADS:
+        mh = multi_head(tokens, heads_of(state), state["mask"])
+        n_seq, width = mh["concat"].shape
+        d_model = mh["w_o"].shape[1]
+
+        def matrix(table_id, caption, columns, values):
+            return d.table(table_id, caption, columns, [
+                {"label": w, "selected": i == state["query"],
+                 "cells": [d.cell(x) for x in values[i]]} for i, w in enumerate(tokens)], "token")
+
+        combine = {
+            "shapes": [
+                "%d cabezas × [n_seq=%d, d_v=2]" % (len(HEADS), n_seq),
+                "concatenar → [n_seq=%d, n_head·d_v=%d]" % (n_seq, width),
+                "× W_O [%d, d_model=%d] → [n_seq=%d, d_model=%d]"
+                % (width, d_model, n_seq, d_model),
+            ],
+            "concat": matrix("concat", "Concatenación de las mezclas [%d × %d]" % (n_seq, width),
+                             ["%s·%d" % (h[:3], c + 1) for h in HEADS for c in range(2)],
+                             mh["concat"]),
+            "output": matrix("mha-out", "Salida tras W_O [%d × %d]" % (n_seq, d_model),
+                             list(VOCABULARY), mh["out"]),
+        }
+    return {"heads": heads, "combine": combine}

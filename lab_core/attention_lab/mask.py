@@ -1,0 +1,83 @@
+"""Panel 4: the mask, added before softmax, and what it lets a row see."""
+from __future__ import annotations
+
+from .. import display as d
+from ..didactic import HEADS
+from ..memo import reads
+from ..words import join_words, same
+from .context import (
+    MASK_LABELS, options, other_label, other_tokens, run, sentence_label, shown_heads,
+    tokens_of,
+)
+
+
+def visible(tokens, i, mask_kind):
+    """The words position i may look at under a mask."""
+    return tuple(tokens[:i + 1]) if mask_kind == "causal" else tuple(tokens)
+
+
+def row_comparison(state, head_id):
+    """Does the query's row of weights change when the sentence changes?
+
+    Returns (changes, explanation), both from the numbers: the words each
+    row can see and the weights it gives them.
+    """
+    i, mask_kind = state["query"], state["mask"]
+    here, there = tokens_of(state), other_tokens(state)
+    word = here[i]
+    if i >= len(there):
+        return True, ("Cambia: «%s» no tiene posición %d, así que esa fila ni siquiera "
+                      "existe allí." % (other_label(state), i))
+    seen_here, seen_there = visible(here, i, mask_kind), visible(there, i, mask_kind)
+    mine = run(state, head_id)
+    theirs = run(state, head_id, tokens=there)
+    same_weights = same(mine["weights"][i], theirs["weights"][i])
+    who = "la fila de «%s»" % word if there[i] == word else \
+        "la fila %d («%s» aquí, «%s» allí)" % (i, word, there[i])
+    if seen_here == seen_there:
+        if same_weights:
+            return False, ("Es idéntica: con la máscara %s %s solo ve %s, las mismas palabras "
+                           "en las dos frases." % (MASK_LABELS[mask_kind], who,
+                                                   join_words(seen_here)))
+        raise AssertionError("same visible words cannot give different weights")
+    differ = ["%s/%s" % (a, b) for a, b in zip(seen_here, seen_there) if a != b]
+    if len(seen_here) != len(seen_there):
+        differ.append("%d frente a %d palabras" % (len(seen_here), len(seen_there)))
+    if same_weights:
+        scores = same(mine["scores"][i], theirs["scores"][i])
+        return False, ("Es idéntica aunque %s vea palabras distintas (%s): en la cabeza «%s» "
+                       "%s." % (who, ", ".join(differ), HEADS[head_id]["label"],
+                                "esas palabras dan las mismas puntuaciones" if scores else
+                                "los pesos coinciden aunque las puntuaciones no"))
+    return True, ("Cambia: con la máscara %s %s ve palabras distintas en cada frase (%s), y "
+                  "sus pesos cambian." % (MASK_LABELS[mask_kind], who, ", ".join(differ)))
+
+
+@reads("sentence", "query", "mask", "head")
+def mask_panel(state):
+    tokens = tokens_of(state)
+    head_id = shown_heads(state)[0]
+    mask = run(state, head_id)["mask"]
+    rows = [{"label": w, "selected": i == state["query"], "cells": [
+        d.cell(0.0, "0", masked=False, diagonal=i == j) if mask[i, j]
+        else d.cell(None, d.MASKED_TEXT, masked=True, diagonal=False)
+        for j in range(len(tokens))]} for i, w in enumerate(tokens)]
+    changes, explanation = row_comparison(state, head_id)
+    word = tokens[state["query"]]
+    return {
+        "open": int(mask.sum()),
+        "closed": int((~mask).sum()),
+        "table": d.table("mask", "Máscara %s (se suma antes de softmax)"
+                         % MASK_LABELS[state["mask"]], tokens, rows, "consulta \\ clave"),
+        "predict": {
+            "id": "pred-mascara:%s:%s:%s:%d" % ("|".join(tokens), state["mask"], head_id,
+                                                state["query"]),
+            "question": "Con la máscara %s y la cabeza «%s», si pasas de «%s» a «%s», "
+                        "¿cambia la fila de pesos de «%s»?"
+                        % (MASK_LABELS[state["mask"]], HEADS[head_id]["label"],
+                           sentence_label(state), other_label(state), word),
+            "options": options([("si", "sí, cambia"), ("no", "no, es idéntica")]),
+            "answers": ["si" if changes else "no"],
+            "explanation": explanation,
+        },
+    }

@@ -1,0 +1,182 @@
+"""Panel 1: the score and weight tables, where one score comes from, and why
+the scores are divided by √d_k."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import display as d
+from .. import scaling
+from ..didactic import HEADS
+from ..memo import reads
+from ..words import best, winner_sentence
+from .context import head_runs, options, shown_heads, tokens_of
+
+CORNER = "consulta \\ clave"
+
+
+def weight_texts(weights, mask):
+    """A row of weights as read: open cells rounded together (they sum to 1),
+    blocked cells exactly «0»."""
+    open_texts = iter(d.fmt_parts(weights[mask]))
+    return [next(open_texts) if allowed else "0" for allowed in mask]
+
+
+def _rows(run, query, key, weights):
+    tokens, mask = run["tokens"], run["mask"]
+    rows = []
+    for i, word in enumerate(tokens):
+        if weights:
+            texts = weight_texts(run["weights"][i], mask[i])
+            cells = [d.cell(run["weights"][i, j], texts[j], masked=not mask[i, j])
+                     for j in range(len(tokens))]
+        else:
+            cells = [d.cell(run["scores"][i, j], masked=False) if mask[i, j]
+                     else d.cell(None, d.MASKED_TEXT, masked=True)
+                     for j in range(len(tokens))]
+        for j, cell in enumerate(cells):
+            cell["focus"] = i == query and j == key  # the cell the arithmetic explains
+        rows.append({"label": word, "selected": i == query, "cells": cells})
+    return rows
+
+
+def _score_tables(run, query, key, head_id, many):
+    label = HEADS[head_id]["label"] if many else None
+    suffix = "" if label is None else " · " + label
+    id_suffix = "-" + head_id if many else ""
+    tokens = list(run["tokens"])
+    return {
+        "head": label or "",
+        "scores": d.table("scores" + id_suffix, "Puntuaciones" + suffix, tokens,
+                          _rows(run, query, key, False), CORNER),
+        "weights": d.table("weights" + id_suffix, "Pesos" + suffix, tokens,
+                           _rows(run, query, key, True), CORNER),
+    }
+
+
+@reads("sentence", "query", "key", "mask", "head")
+def score_tables(state):
+    runs, heads = head_runs(state), shown_heads(state)
+    return [_score_tables(runs[h], state["query"], state["key"], h, len(heads) > 1)
+            for h in heads]
+
+
+# ------------------------------------------------ where one score comes from
+
+def _why(run, i, j):
+    tokens, raw = run["tokens"], run["scores"][i, j]
+    if not run["mask"][i, j]:
+        return ("«%s» (posición %d) va después de «%s» (posición %d). Con la máscara "
+                "causal una consulta solo ve su pasado y a sí misma, así que la puntuación "
+                "efectiva es −∞ y e^(−∞) = 0: el peso es exactamente 0. Sin máscara "
+                "valdría %s." % (tokens[j], j, tokens[i], i, d.fmt(raw)))
+    row = np.where(run["mask"][i], run["scores"][i], -np.inf)
+    exps = np.where(run["mask"][i], np.exp(row - row.max()), 0.0)
+    return ("El peso de «%s» es e^(%s − %s) dividido por la suma de la fila: %s / %s = %s. "
+            "Depende también de las demás puntuaciones: si otra clave sube, este peso baja."
+            % (tokens[j], d.fmt(raw), d.fmt(row.max()), d.fmt(exps[j], 3),
+               d.fmt(exps.sum(), 3), d.fmt(run["weights"][i, j])))
+
+
+def _softmax_table(run, head_id, i, j):
+    tokens, mask = run["tokens"], run["mask"][i]
+    row = np.where(mask, run["scores"][i], -np.inf)
+    exps = np.where(mask, np.exp(row - row.max()), 0.0)
+    weights = weight_texts(run["weights"][i], mask)
+    rows = []
+    for col, word in enumerate(tokens):
+        blocked = not mask[col]
+        rows.append({"label": word, "selected": col == j, "cells": [
+            d.cell(None, d.MASKED_TEXT, masked=True) if blocked else d.cell(row[col]),
+            d.cell(0.0, "0", masked=True) if blocked else d.cell(exps[col], d.fmt(exps[col], 3)),
+            d.cell(run["weights"][i, col], weights[col], masked=blocked),
+        ]})
+    rows.append({"label": "suma", "cells": [
+        d.cell(None, ""), d.cell(exps.sum(), d.fmt(exps.sum(), 3)),
+        d.cell(run["weights"][i].sum())]})
+    return d.table("softmax-" + head_id, "Softmax de la fila de «%s»" % tokens[i],
+                   ["puntuación", "e^(p − máx)", "peso"], rows, "clave")
+
+
+def _arithmetic(run, head_id, i, j):
+    q, k = run["q"][i], run["k"][j]
+    terms = " + ".join("%s·%s" % (d.fmt_short(a), d.fmt_short(b)) for a, b in zip(q, k))
+    masked = not run["mask"][i, j]
+    return {
+        "head": HEADS[head_id]["label"],
+        "q": d.fmt_vector_short(q),
+        "k": d.fmt_vector_short(k),
+        "expression": "(%s) / √%d = %s" % (terms, len(q), d.fmt(run["scores"][i, j])),
+        "score": d.MASKED_TEXT if masked else d.fmt(run["scores"][i, j]),
+        "weight": "0" if masked else weight_texts(run["weights"][i], run["mask"][i])[j],
+        "masked": bool(masked),
+        "why": _why(run, i, j),
+        "softmax": _softmax_table(run, head_id, i, j),
+    }
+
+
+@reads("sentence", "query", "key", "mask", "head")
+def arithmetic_panel(state):
+    runs = head_runs(state)
+    i, j = state["query"], state["key"]
+    tokens = tokens_of(state)
+    head_id = shown_heads(state)[0]
+    weights = runs[head_id]["weights"][i]
+    words = list(dict.fromkeys(tokens))
+    # A word that appears twice gets the larger of its weights.
+    per_word = [max(weights[c] for c, w in enumerate(tokens) if w == word) for word in words]
+    top = best(words, per_word)
+    return {
+        "query": tokens[i],
+        "key": tokens[j],
+        "blocks": [_arithmetic(runs[h], h, i, j) for h in shown_heads(state)],
+        "predict": {
+            "id": "pred-puntuacion:%s:%s:%s:%d" % ("|".join(tokens), state["mask"], head_id, i),
+            "question": "En «%s», ¿qué clave recibirá más peso en la fila de «%s»?"
+                        % (HEADS[head_id]["label"], tokens[i]),
+            "options": options((w, w) for w in words),
+            "answers": top,
+            "explanation": "Más peso: %s. Cuentan todas las puntuaciones abiertas de la "
+                           "fila, no solo la mayor." % winner_sentence(words, per_word),
+        },
+    }
+
+
+# --------------------------------------------------- why divide by √d_k
+
+@reads("dk")
+def scaling_panel(state):
+    rows = []
+    for width in scaling.WIDTHS:
+        raw, scaled = scaling.dot_spread(width)
+        top_raw, top_scaled = scaling.saturation(width)
+        rows.append({"label": "d_k = %d" % width, "selected": width == state["dk"], "cells": [
+            d.cell(raw), d.cell(np.sqrt(width)), d.cell(scaled),
+            d.cell(top_raw), d.cell(top_scaled)]})
+    width = state["dk"]
+    scores, raw_w, scaled_w = scaling.softmax_rows(width)
+    example = [{"label": "clave %d" % (c + 1), "cells": [
+        d.cell(scores[0, c]), d.cell(raw_w[0, c], t_raw), d.cell(scaled_w[0, c], t_scaled)]}
+        for c, (t_raw, t_scaled) in enumerate(zip(d.fmt_parts(raw_w[0]),
+                                                   d.fmt_parts(scaled_w[0])))]
+    raw, scaled = scaling.dot_spread(width)
+    top_raw, top_scaled = scaling.saturation(width)
+    even = 1.0 / scaling.N_KEYS
+    return {
+        "dk": width,
+        "table": d.table("scaling", "Dispersión de q·k y peso de la clave más alta",
+                         ["desviación de q·k", "√d_k", "desviación de q·k/√d_k",
+                          "peso máximo sin dividir", "peso máximo dividiendo"], rows, "anchura"),
+        "example": d.table("scaling-row", "Una fila de %d claves con d_k = %d"
+                           % (scaling.N_KEYS, width),
+                           ["q·k", "peso sin dividir", "peso dividiendo"], example, "clave"),
+        "verdict": (
+            "Con d_k = %d, q·k se dispersa %s (√%d = %s) y, dividido entre √d_k, %s. "
+            "Sin dividir, la clave más alta se lleva de media el %s del peso; dividiendo, "
+            "el %s (repartido por igual serían %s)."
+            % (width, d.fmt(raw), width, d.fmt(np.sqrt(width)), d.fmt(scaled),
+               d.fmt(100 * top_raw, 0) + " %", d.fmt(100 * top_scaled, 0) + " %",
+               d.fmt(100 * even, 1) + " %")),
+        "sample": "%d pares (q, k) al azar por anchura, coordenadas normales de media 0 y "
+                  "varianza 1; %d filas de %d claves para los pesos."
+                  % (scaling.N_PAIRS, scaling.N_PAIRS // scaling.N_KEYS, scaling.N_KEYS),
+    }

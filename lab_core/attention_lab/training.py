@@ -1,0 +1,52 @@
+"""Panel 6: causal training scores every position at once against the next token."""
+from __future__ import annotations
+
+from .. import display as d
+from ..language import training_step
+from ..memo import reads
+from .context import heads_of, position_label, tokens_of
+
+
+def pairs_sentence(inputs, targets):
+    """«La salida de «El» se compara con «banco», la de «banco» con «del»…»."""
+    parts = ["La salida de «%s» se compara con «%s»" % (inputs[0], targets[0])]
+    parts += ["la de «%s» con «%s»" % (a, b) for a, b in zip(inputs[1:], targets[1:])]
+    return "; ".join(parts) + "."
+
+
+@reads("sentence")
+def training_panel(state):
+    tokens = tokens_of(state)
+    if len(tokens) < 2:
+        return {"table": None, "pairs": "Con una sola palabra no hay token siguiente con "
+                "el que comparar: hace falta una frase de al menos dos.",
+                "loss": "", "leak_loss": "", "verdict": ""}
+    heads = heads_of(state)
+    step = training_step(tokens, heads, "causal")
+    leak = training_step(tokens, heads, "bidirectional")
+    rows = [{"label": position_label(i, word), "cells": [
+        d.cell(None, step["targets"][i]),
+        d.cell(step["p_target"][i], d.fmt(step["p_target"][i], 3)),
+        d.cell(step["losses"][i], d.fmt(step["losses"][i], 3))]}
+        for i, word in enumerate(step["inputs"])]
+    rows.append({"label": "pérdida media", "selected": True,
+                 "cells": [d.cell(None, ""), d.cell(None, ""),
+                           d.cell(step["loss"], d.fmt(step["loss"], 3))]})
+    causal, leaked = d.fmt(step["loss"], 3), d.fmt(leak["loss"], 3)
+    if leak["loss"] < step["loss"] and causal != leaked:
+        verdict = ("más baja, pero es trampa: cada posición ya está viendo la palabra que "
+                   "debía adivinar.")
+    elif causal == leaked:
+        verdict = "la misma con estos vectores: aquí mirar el futuro no ayuda a adivinar."
+    else:
+        verdict = ("más alta: en esta frase, lo que se ve del futuro despista en vez de "
+                   "ayudar. Aun así, entrenar con el futuro a la vista sería trampa.")
+    return {
+        "table": d.table("training", "Todas las posiciones a la vez, máscara causal",
+                         ["objetivo (token siguiente)", "p(objetivo)", "−ln p"], rows,
+                         "entrada"),
+        "pairs": pairs_sentence(step["inputs"], step["targets"]),
+        "loss": causal,
+        "leak_loss": leaked,
+        "verdict": verdict,
+    }

@@ -1,0 +1,365 @@
+"""Every sentence the page writes follows from the numbers it shows.
+
+These tests sweep the whole discrete state space of the attention lab (every
+sentence, query, key, mask, head and step) and grids of the block lab's
+sizes, orders and depths, and check each conclusion against the numbers in
+the same view: ties read as ties, «iguales» only for equal outputs, «el
+prefijo es el mismo» only for equal token prefixes, shares that add up to
+their total, no «finitos» without a run, a real minus sign everywhere, no
+state key names and no «1 capas».
+"""
+import itertools
+import json
+import re
+from decimal import Decimal
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from lab_core import attention_lab, block_lab, scaling
+from lab_core.attention import softmax
+from lab_core.didactic import HEADS, SENTENCES
+from lab_core.display import fmt, fmt_parts, fmt_shares
+from lab_core.views import answer
+
+ROOT = Path(__file__).resolve().parents[2]
+ATTENTION = attention_lab.SPEC.default_state()
+BLOCK = block_lab.SPEC.default_state()
+# Dict keys whose strings are data, not prose: ids, option values, state.
+NOT_PROSE = {"id", "value", "answers", "state", "query_string", "lab", "panel", "role",
+             "name", "contract"}
+# State keys a reader must never see in a sentence (d_model and d_ff are the
+# article's own notation and the visible labels of their controls).
+HIDDEN_KEYS = [k for k in list(attention_lab.SPEC.parsers) + list(block_lab.SPEC.parsers)
+               if k not in ("d_model", "d_ff", "panel")]
+
+
+def view_of(lab, partial):
+    reply = answer(json.dumps({"lab": lab, "from": "set", "current": None, "state": partial}))
+    assert reply["ok"], reply
+    return reply["view"]
+
+
+def prose(node, key=None):
+    """Every user-facing string in a view."""
+    if key in NOT_PROSE:
+        return
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for k, v in node.items():
+            yield from prose(v, k)
+    elif isinstance(node, list):
+        for item in node:
+            yield from prose(item, key)
+
+
+def number(text):
+    """'0,05' -> Decimal('0.05'); '−0,5' -> Decimal('-0.5'); '< 0,1 %' -> 0."""
+    text = text.replace("%", "").strip()
+    if text.startswith("<"):
+        return Decimal(0)
+    return Decimal(text.replace("−", "-").replace(".", "").replace(",", "."))
+
+
+def check_prose(view):
+    for text in prose(view):
+        assert not re.search(r"(?<![\w.])-\d|\s-\s", text), "ASCII minus in %r" % text
+        for key in HIDDEN_KEYS:
+            assert not re.search(r"(?<![\w.])%s(?![\w])" % re.escape(key), text), \
+                "state key %s in %r" % (key, text)
+        assert not re.search(r"(?<![\d.,])1 (capas|filas|posiciones|pasos|cabezas|palabras)\b",
+                             text), text
+
+
+def row_sums_to_one(texts):
+    """Open weights of a row, as shown, add up to exactly 1,00."""
+    assert sum(number(t) for t in texts) == Decimal("1.00"), texts
+
+
+ATTENTION_STATES = [
+    dict(sentence=s, query=q, key=k, mask=m, head=h, step=t)
+    for s, q, k, m, h, t in itertools.product(
+        SENTENCES, range(4), range(4), ("causal", "bidirectional"),
+        list(HEADS) + ["all"], range(1, 5))
+]
+
+
+@pytest.fixture(scope="module")
+def attention_views():
+    return [(state, view_of("attention", state)) for state in ATTENTION_STATES]
+
+
+def test_the_sweep_covers_the_whole_discrete_space(attention_views):
+    assert len(attention_views) == 2 * 4 * 4 * 2 * 4 * 4
+
+
+def test_prose_has_real_minus_signs_and_no_state_keys(attention_views):
+    for _, view in attention_views:
+        check_prose(view)
+
+
+def test_the_vocabulary_winner_is_a_tie_when_the_numbers_tie(attention_views):
+    for state, view in attention_views:
+        rows = view["mixture"]["vocab"]["table"]["rows"][:-1]
+        values = [r["cells"][1]["value"] for r in rows]
+        top = max(values)
+        tied = [r["label"] for r, v in zip(rows, values) if top - v <= 1e-9]
+        best = view["mixture"]["vocab"]["best"]
+        if len(tied) > 1:
+            assert best.startswith("empate entre"), (state, best)
+            for word in tied:
+                assert word in best
+        else:
+            assert not best.startswith("empate") and best.startswith(tied[0] + " ("), best
+        assert [r["label"] for r in rows if r["selected"]] == tied
+        row_sums_to_one([r["cells"][1]["text"] for r in rows])
+
+
+def test_the_default_page_shows_the_del_de_tie():
+    view = view_of("attention", {})
+    assert view["mixture"]["vocab"]["best"] == "empate entre del y de (0,41 cada una)"
+    credito = view_of("attention", {"sentence": "credito"})
+    assert credito["mixture"]["vocab"]["best"].startswith("empate entre")
+
+
+def test_the_heaviest_key_prediction_follows_the_weights(attention_views):
+    for state, view in attention_views:
+        head = "lugar" if state["head"] == "all" else state["head"]
+        weights = view["tables"][0]["weights"]["rows"][state["query"]]["cells"]
+        values = [c["value"] for c in weights]
+        top = max(values)
+        words = SENTENCES[state["sentence"]]["tokens"]
+        expected = sorted({w for w, v in zip(words, values) if top - v <= 1e-9})
+        predict = view["arithmetic"]["predict"]
+        assert sorted(predict["answers"]) == expected, (state, head)
+        assert ("empate" in predict["explanation"]) == (len(expected) > 1)
+
+
+def test_weight_rows_read_as_summing_to_one(attention_views):
+    for state, view in attention_views:
+        for pair in view["tables"]:
+            for row in pair["weights"]["rows"]:
+                row_sums_to_one([c["text"] for c in row["cells"] if not c["masked"]])
+        for block in view["arithmetic"]["blocks"]:
+            rows = block["softmax"]["rows"][:-1]
+            row_sums_to_one([r["cells"][2]["text"] for r in rows if not r["cells"][2]["masked"]])
+        for block in view["mixture"]["blocks"]:
+            rows = block["table"]["rows"][:-1]
+            row_sums_to_one([r["cells"][0]["text"] for r in rows if not r["cells"][0]["masked"]])
+        per_head = [r["cells"][2]["text"].split(" | ") for r in view["cache"]["cache"]["rows"]]
+        for texts in zip(*per_head):
+            row_sums_to_one(texts)
+
+
+def test_equal_weights_always_read_equal(attention_views):
+    for _, view in attention_views:
+        for pair in view["tables"]:
+            for row in pair["weights"]["rows"]:
+                cells = [c for c in row["cells"] if not c["masked"]]
+                for a, b in itertools.combinations(cells, 2):
+                    if abs(a["value"] - b["value"]) <= 1e-9:
+                        assert a["text"] == b["text"], row
+
+
+def test_the_prefix_verdict_follows_tokens_and_outputs(attention_views):
+    for state, view in attention_views:
+        prefix = view["cache"]["prefix"]
+        step = state["step"]
+        here = SENTENCES[state["sentence"]]["tokens"]
+        other = "credito" if state["sentence"] == "parque" else "parque"
+        there = SENTENCES[other]["tokens"]
+        assert prefix["query"] == here[step - 1] and prefix["other_query"] == there[step - 1]
+        assert prefix["other"] == SENTENCES[other]["label"]
+        same_prefix = here[:step] == there[:step]
+        assert ("mismos tokens" in prefix["verdict"]) == same_prefix, (state, prefix)
+        assert prefix["verdict"].startswith("iguales") == (prefix["mine"] == prefix["theirs"])
+        assert prefix["same"] == (prefix["mine"] == prefix["theirs"])
+        if not same_prefix:
+            assert "difieren" in prefix["verdict"]
+
+
+def test_the_article_cases_of_the_prefix():
+    step3 = view_of("attention", {"step": 3})["cache"]["prefix"]
+    assert step3["verdict"].startswith("iguales, aunque los prefijos difieren (del/de)")
+    assert "mismos vectores" in step3["verdict"]
+    assert (step3["query"], step3["other_query"]) == ("del", "de")
+    step4 = view_of("attention", {"head": "anterior", "step": 4})["cache"]["prefix"]
+    assert "difieren" in step4["verdict"] and "mismos tokens" not in step4["verdict"]
+    banco = view_of("attention", {"step": 2})["cache"]["prefix"]
+    assert "mismos tokens" in banco["verdict"]
+
+
+def test_the_mask_prediction_follows_the_rows(attention_views):
+    for state, view in attention_views:
+        head = "lugar" if state["head"] == "all" else state["head"]
+        other = "credito" if state["sentence"] == "parque" else "parque"
+        twin = view_of("attention", dict(state, sentence=other, head=head))
+        mine = view_of("attention", dict(state, head=head))
+        a = [c["value"] for c in mine["tables"][0]["weights"]["rows"][state["query"]]["cells"]]
+        b = [c["value"] for c in twin["tables"][0]["weights"]["rows"][state["query"]]["cells"]]
+        changes = not np.allclose(a, b, rtol=0, atol=1e-9)
+        predict = view["mask"]["predict"]
+        assert predict["answers"] == (["si"] if changes else ["no"]), state
+        assert predict["explanation"].startswith("Cambia" if changes else "Es idéntica")
+
+
+def test_training_words_follow_the_sentence():
+    for sentence_id, sentence in SENTENCES.items():
+        view = view_of("attention", {"sentence": sentence_id})["training"]
+        tokens = sentence["tokens"]
+        for a, b in zip(tokens, tokens[1:]):
+            assert "«%s» con «%s»" % (a, b) in view["pairs"] or \
+                "«%s» se compara con «%s»" % (a, b) in view["pairs"]
+        leak, causal = number(view["leak_loss"]), number(view["loss"])
+        assert view["verdict"].startswith("más baja") == (leak < causal)
+
+
+def test_rope_offsets_are_signed_with_a_real_minus():
+    view = view_of("attention", {"rope_m": 3, "rope_n": 1, "rope_q": [1, 1]})["rope"]
+    assert view["offset"] == "−2"
+    labels = [r["label"] for r in view["table"]["rows"]]
+    assert "n − m = −2" in labels and "n − m = +2" in labels
+    assert "el desplazamiento tiene signo" in view["sign"]
+    assert "2,76" in view_of("attention", {"rope_m": 1, "rope_n": 3, "rope_q": [1, 1]})[
+        "rope"]["sign"] and "−0,60" in view["sign"]
+    for row in view["table"]["rows"]:
+        assert len({c["text"] for c in row["cells"]}) == 1, row  # same offset, same score
+
+
+def test_rope_table_cells_hold_only_numbers():
+    view = view_of("attention", {})["rope"]
+    for row in view["table"]["rows"]:
+        for cell in row["cells"]:
+            assert re.fullmatch(r"−?\d+,\d\d", cell["text"]), cell
+    assert view["table"]["columns"] == ["m = 3", "m = 6", "m = 10"]
+
+
+# ----------------------------------------------------------------- block lab
+
+SIZES = [(512, 8, 2048), (512, 8, 512), (768, 12, 3072), (1, 1, 1), (8192, 8, 1),
+         (64, 4, 256), (12, 3, 7), (1024, 16, 4096), (2, 2, 8192), (100, 5, 300)]
+
+
+@pytest.mark.parametrize("d_model, heads, d_ff", SIZES)
+def test_block_shares_add_up_and_the_sentence_follows_the_sizes(d_model, heads, d_ff):
+    view = view_of("block", {"d_model": d_model, "heads": heads, "d_ff": d_ff})
+    check_prose(view)
+    block = view["block"]
+    rows = block["params"]["rows"]
+    shares = [number(r[2]) for r in rows[:3]]
+    counts = [int(r[1].replace(".", "")) for r in rows[:3]]
+    if len(set(counts)) > 1:
+        assert sum(shares) == number(rows[3][2]) == Decimal("100.0"), rows
+    for count, text in zip(counts, (r[2] for r in rows[:3])):
+        assert text != "0,0 %" or count == 0
+    share = counts[1] / sum(counts)
+    sentence = block["share_sentence"]
+    assert rows[1][2] in sentence or "menos del" in sentence
+    assert ("dos tercios" in sentence.split(" y la atención")[0]) == (abs(share - 2 / 3) <= 0.02)
+    ratio = d_ff / d_model
+    if ratio >= 0.001:
+        assert "d_ff = %s·d_model" % fmt(ratio, 3).rstrip("0").rstrip(",") in sentence
+    assert ("finitos" in block["check"]) == block["real"]
+
+
+def test_unrun_block_claims_nothing_about_its_values():
+    block = view_of("block", {"d_model": 768, "heads": 12, "d_ff": 3072})["block"]
+    assert not block["real"] and "finitos" not in block["check"]
+    assert "no se han calculado" in block["check"]
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations(range(5))))
+def test_order_verdicts_follow_the_order(order):
+    view = view_of("block", {"order": list(order)})["order"]
+    identity = list(order) == list(range(5))
+    assert view["changed"] == (not identity)
+    assert ("no ha cambiado" in view["summary"]) == identity
+    assert ("distingue las dos frases" in view["pe"]) == (not identity and view["pe_differs"])
+    check_prose({"order": view})
+
+
+def test_depth_words_agree_with_their_count_and_layers_ignore_later_depth():
+    deepest = view_of("block", {"depth": 64})
+    growth64 = deepest["layernorm"]["growth"]["rows"]
+    gradient64 = deepest["residual"]["table"]["rows"]
+    for depth in range(1, 65):
+        view = view_of("block", {"depth": depth})
+        check_prose(view)
+        assert view["residual"]["layers"] == ("1 capa" if depth == 1 else "%d capas" % depth)
+        growth = view["layernorm"]["growth"]["rows"]
+        assert [r["cells"] for r in growth] == [r["cells"] for r in growth64[:depth]]
+        assert [r["cells"] for r in view["residual"]["table"]["rows"]] == \
+            [r["cells"] for r in gradient64[:depth]]
+
+
+def test_the_quiz_uses_one_notation_for_the_affine_collapse():
+    quiz = {q["id"]: q for q in view_of("block", {})["quiz"]}
+    sigma = quiz["q-sigma"]
+    assert "W2(W1x + b1) + b2" in sigma["question"]
+    assert "A = W2·W1 y b = W2·b1 + b2" in sigma["explanation"]
+
+
+# ---------------------------------------------------------- display rules
+
+@pytest.mark.parametrize("values, texts", [
+    ([0.0529, 0.8942, 0.0529], ["0,05", "0,90", "0,05"]),
+    ([1 / 3, 1 / 3, 1 / 3], ["0,33", "0,33", "0,33"]),  # a tie no rounding can split
+    ([0.5, 0.25, 0.25], ["0,50", "0,25", "0,25"]),
+    ([0.125, 0.875], ["0,13", "0,87"]),
+    ([0.1406, 0.1406, 0.1406, 0.5783], ["0,14", "0,14", "0,14", "0,58"]),
+])
+def test_rows_that_must_add_up_are_rounded_together(values, texts):
+    assert fmt_parts(values) == texts
+
+
+def test_half_up_rounding_and_tiny_shares():
+    assert fmt(0.125) == "0,13" and fmt(0.135) == "0,14" and fmt(-0.125) == "−0,13"
+    assert fmt_shares([1048576, 2099712, 2048]) == ["33,3 %", "66,6 %", "0,1 %"]
+    assert fmt_shares([10 ** 6, 1]) == ["100,0 %", "< 0,1 %"]
+
+
+def test_static_page_text_uses_real_minus_signs():
+    for page in ("index.html", "bloque.html"):
+        text = re.sub(r"<[^>]+>", " ", (ROOT / "web" / page).read_text(encoding="utf-8"))
+        assert not re.search(r"(?<![\w.])-\d", text), page
+
+
+# --------------------------------------------- why the scores are divided by √d_k
+
+def test_dot_products_spread_like_root_dk_and_the_division_undoes_it():
+    for width in scaling.WIDTHS:
+        raw, scaled = scaling.dot_spread(width)
+        # Independent computation: the same draws, one pair at a time.
+        q, k = scaling.random_pairs(width, scaling.N_PAIRS)
+        dots = [sum(a * b for a, b in zip(qi, ki)) for qi, ki in zip(q, k)]
+        mean = sum(dots) / len(dots)
+        std = (sum((x - mean) ** 2 for x in dots) / len(dots)) ** 0.5
+        assert raw == pytest.approx(std, rel=1e-9)
+        assert scaled == pytest.approx(std / width ** 0.5, rel=1e-9)
+        # Theory: variance d_k, so the spread is √d_k (within sampling error).
+        assert raw == pytest.approx(width ** 0.5, rel=0.08)
+        assert scaled == pytest.approx(1.0, rel=0.08)
+
+
+def test_softmax_saturates_without_the_division():
+    tops = [scaling.saturation(w) for w in scaling.WIDTHS]
+    raw = [t[0] for t in tops]
+    assert raw == sorted(raw) and raw[-1] > 0.9  # one key takes nearly everything
+    for top_raw, top_scaled in tops[1:]:
+        assert top_scaled < top_raw
+    scores, raw_w, scaled_w = scaling.softmax_rows(128)
+    row = scores[0]
+    expected = [np.exp(s - row.max()) for s in row]
+    np.testing.assert_allclose(raw_w[0], np.array(expected) / sum(expected), rtol=1e-12)
+    np.testing.assert_allclose(scaled_w[0], softmax(row / np.sqrt(128)), rtol=1e-12)
+
+
+def test_the_scaling_verdict_quotes_the_table():
+    view = view_of("attention", {"dk": 512})["scaling"]
+    row = [r for r in view["table"]["rows"] if r["selected"]][0]
+    assert row["label"] == "d_k = 512"
+    raw, root, scaled = (c["text"] for c in row["cells"][:3])
+    assert "se dispersa %s (√512 = %s)" % (raw, root) in view["verdict"]
+    assert "dividido entre √d_k, %s" % scaled in view["verdict"]
