@@ -434,18 +434,29 @@ def quiz():
     } for q in QUIZ]
 
 
+@reads()
+def quiz_view(state):
+    return quiz()
+
+
+# The view, key by key, each part with the state keys it reads (see
+# attention_lab.PARTS); SELECTORS: keys whose states are prepared at build time.
+PARTS = (
+    ("controls", controls),
+    ("order", order_panel),
+    ("position", position_panel),
+    ("residual", residual_panel),
+    ("layernorm", layernorm_panel),
+    ("ffn", ffn_panel),
+    ("block", block_panel),
+    ("quiz", quiz_view),
+)
+SELECTORS = ("panel",)
+
+
 def build_view(state):
     """Every panel of the block lab for one valid state."""
-    return {
-        "lab": "block",
-        "state": dict(state),
-        "notices": [],
-        "controls": controls(state),
-        "order": order_panel(state),
-        "position": position_panel(state),
-        "residual": residual_panel(state),
-        "layernorm": layernorm_panel(state),
-        "ffn": ffn_panel(state),
-        "block": block_panel(state),
-        "quiz": quiz(),
-    }
+    view = {"lab": "block", "state": dict(state), "notices": []}
+    for name, build in PARTS:
+        view[name] = build(state)
+    return view

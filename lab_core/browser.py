@@ -23,7 +23,7 @@ def render(request_text):
     """
     reply = answer(request_text)
     js.window.py_view_data = to_json(reply)
-    if reply["ok"] and reply["view"]["lab"] == "block":
+    if reply["ok"] and reply.get("view") and reply["view"]["lab"] == "block":
         js.window.py_table_data = to_json(reply["view"]["block"]["params"])
 
 

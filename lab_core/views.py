@@ -8,6 +8,10 @@ Reply envelope (answer() builds it, handle() serialises it)
 -----------------------------------------------------------
 {"ok": true, "view": view} or {"ok": false, "error": message, "key": key}, where
 key names the state key whose control should show the message (or null).
+A batch ("partials": a list of partial states, applied in order) replies
+{"ok": true, "view": view | null, "results": [{"ok": true} | {"ok": false,
+"error", "key"}]}: one result per partial, one view for the final state
+(null when no partial applied).
 
 Common view keys (every lab)
 ----------------------------
@@ -136,7 +140,8 @@ def answer(request_text):
     request = {"lab": name, "from": "set" | "url", "state": {...}, "current": {...}}
       "set": strict; `state` is a partial applied on `current`, and a bad
              value gives {"ok": false, "error": message, "key": key}; the
-             message ends by saying which value stays.
+             message ends by saying which value stays. With "partials"
+             (a list) instead of "state", a batch: see the envelope above.
       "url": lenient; `state` holds URL strings, bad ones become notices.
     Nothing escapes: any request, however malformed, gets an envelope with a
     message in Spanish.
@@ -152,6 +157,8 @@ def answer(request_text):
             if not isinstance(params, dict):
                 raise ValueError("los parámetros de la dirección deben ser un objeto")
             state, notices = state_from_params(spec, params)
+        elif "partials" in request:
+            return _batch(lab_name, spec, request)
         else:
             current = request.get("current")
             if current is not None and not isinstance(current, dict):
@@ -159,12 +166,7 @@ def answer(request_text):
             try:
                 state = update_state(spec, current, request.get("state"))
             except StateError as error:
-                base = update_state(spec, current, {})
-                message = str(error)
-                if error.key in base:
-                    message += ". Se mantiene %s" % kept_text(spec.keys[error.key],
-                                                              base[error.key])
-                return {"ok": False, "error": message, "key": error.key}
+                return _rejected(spec, update_state(spec, current, {}), error)
             notices = []
         view = render(lab_name, state)
         view["notices"] = notices
@@ -176,6 +178,39 @@ def answer(request_text):
     except Exception as error:  # noqa: BLE001 — the page must always get an answer
         return {"ok": False, "key": None,
                 "error": "la petición no se pudo procesar (%s)" % type(error).__name__}
+
+
+def _rejected(spec, state, error):
+    """A rejected value's reply: the message, ending with the value that stays."""
+    message = str(error)
+    if error.key in state:
+        message += ". Se mantiene %s" % kept_text(spec.keys[error.key], state[error.key])
+    return {"ok": False, "error": message, "key": error.key}
+
+
+def _batch(lab_name, spec, request):
+    """Apply partial states in order; one view for the final state.
+
+    The page sends what a reader (or a script) asked for within one frame;
+    each partial succeeds or fails on its own, as if sent alone.
+    """
+    partials = request.get("partials")
+    current = request.get("current")
+    if not isinstance(partials, list) or (current is not None and not isinstance(current, dict)):
+        raise ValueError("un lote necesita una lista de cambios y un estado actual")
+    state = update_state(spec, current, {})
+    results, changed = [], False
+    for partial in partials:
+        try:
+            state = update_state(spec, state, partial)
+            results.append({"ok": True})
+            changed = True
+        except StateError as error:
+            results.append(_rejected(spec, state, error))
+        except ValueError as error:
+            results.append({"ok": False, "error": str(error), "key": None})
+    return {"ok": True, "view": render(lab_name, state) if changed else None,
+            "results": results}
 
 
 def handle(request_text):

@@ -11,10 +11,19 @@
                               wheels-current/ are copied beside it.
 
 It also writes:
-- static/manifest.json        where the runtimes and the wheel are;
-- static/views/<lab>.json     each lab's default view, rendered here by the
-                              same lab_core in CPython, so the page can paint
-                              its tables before Python is live in the browser;
+- static/manifest.json        where the runtimes and the wheel are, each file
+                              with its size, SHA-256 and a name a student
+                              understands (the page checks what it downloads
+                              and says what failed), and the prepared views;
+- static/views/<hash>/<lab>/  the views prepared here by the same lab_core in
+                              CPython for every state the page's selects can
+                              reach (lab_core/prepared.py), so the page paints
+                              them before Python is live; the build checks
+                              each one against render() and fails if any
+                              differs;
+- static/_headers             the HTTP policy (CSP, caching, wasm type) for
+                              static hosts that read such a file, from
+                              scripts/site_headers.py;
 - x.br and x.gz beside each compressible file, for scripts/serve.py (and any
                               host that serves precompressed files). Brotli at
                               quality 11 is slow, so results are cached in
@@ -40,8 +49,11 @@ import brotli
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
 
-from lab_core.views import LABS, answer, to_json  # noqa: E402
+from lab_core import prepared  # noqa: E402
+from lab_core.views import LABS, to_json  # noqa: E402
+from site_headers import IMMUTABLE_PREFIXES, PAGE_CSP, headers_file  # noqa: E402
 
 BUNDLED = ROOT / "node_modules" / "@pyodide" / "pyodide"
 CORE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "pyodide.asm.data",
@@ -49,14 +61,38 @@ CORE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "pyodide.asm.d
 # The newest Pyodide: only its core is on npm. Its NumPy wheel is on no
 # registry; drop one (or any of its packages) into CURRENT_WHEELS to ship it.
 CURRENT = ROOT / "node_modules" / "pyodide"
-CURRENT_FILES = ("pyodide.js", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
+CURRENT_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json")
 CURRENT_WHEELS = ROOT / "wheels-current"
 # What the page asks Pyodide to load; their dependencies are added from
 # packages.json. lab_core itself is imported straight from its wheel (a zip
 # on sys.path), so micropip and its dependencies are not needed.
 PAGE_PACKAGES = ("numpy",)
-COMPRESSIBLE = (".js", ".wasm", ".data", ".json", ".html", ".css", ".svg")
+COMPRESSIBLE = (".js", ".mjs", ".wasm", ".data", ".json", ".html", ".css", ".svg", ".zip")
+# What each runtime file is, in words a student understands: the page names
+# the file this way when its download fails.
+LABELS = {
+    "pyodide.js": "el cargador de Python",
+    "pyodide.mjs": "el cargador de Python",
+    "pyodide.asm.js": "el intérprete de Python (su parte en JavaScript)",
+    "pyodide.asm.mjs": "el intérprete de Python (su parte en JavaScript)",
+    "pyodide.asm.wasm": "el intérprete de Python",
+    "pyodide.asm.data": "la biblioteca estándar de Python",
+    "python_stdlib.zip": "la biblioteca estándar de Python",
+    "packages.json": "la lista de paquetes de Python",
+    "pyodide-lock.json": "la lista de paquetes de Python",
+}
+
+
+def file_entry(path, name=None):
+    """A downloadable file as the page checks it: size, digest, label."""
+    data = path.read_bytes()
+    name = name or path.name
+    label = LABELS.get(name)
+    if label is None and name.startswith("numpy"):
+        label = "NumPy, la biblioteca de cálculo"
+    return {"name": name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest(),
+            "label": label or "un archivo de Python (%s)" % name}
 CACHE = ROOT / "build" / "compressed"
 
 
@@ -92,9 +128,10 @@ def copy_runtime(out):
     return {
         "name": "bundled",
         "pyodide": version,
+        "python": "3.8.2",
         "indexURL": folder,
         "packages": list(PAGE_PACKAGES),
-        "files": sorted(names),
+        "files": [file_entry(target / name) for name in sorted(names)],
     }
 
 
@@ -117,7 +154,7 @@ def copy_current_runtime(out):
         "python": lock["info"]["python"],
         "indexURL": folder,
         "packages": list(PAGE_PACKAGES),
-        "files": sorted(names + [w.name for w in extra]),
+        "files": [file_entry(target / name) for name in sorted(names + [w.name for w in extra])],
         "needs": {pkg: lock["packages"][pkg]["file_name"] for pkg in PAGE_PACKAGES},
     }
 
@@ -143,18 +180,33 @@ def build_wheel(out):
         target = out / "wheels" / digest
         target.mkdir(parents=True)
         shutil.copy2(wheels[0], target / wheels[0].name)
-        return "wheels/%s/%s" % (digest, wheels[0].name)
+        entry = file_entry(target / wheels[0].name)
+        entry.update(path="wheels/%s/%s" % (digest, wheels[0].name),
+                     label="el código del laboratorio (lab_core)")
+        return entry
 
 
-def prerender_views(out):
-    """Each lab's default view, exactly as the page asks for it at start-up."""
-    folder = out / "views"
-    folder.mkdir()
-    for name in LABS:
-        reply = answer(json.dumps({"lab": name, "from": "url", "state": {}}))
-        if not reply["ok"]:
-            raise SystemExit("build: the default %s view failed: %s" % (name, reply["error"]))
-        (folder / (name + ".json")).write_text(to_json(reply), encoding="utf-8")
+def prepare_views(out):
+    """Every selector state's view, in group files under a content-hashed
+    folder (cached forever); the build fails if one differs from render()."""
+    texts, indexes = {}, {}
+    for lab_name in LABS:
+        groups, index = prepared.prepare(lab_name)
+        count = prepared.verify(lab_name, {name: json.loads(to_json(group))
+                                           for name, group in groups.items()})
+        index["states"] = count
+        indexes[lab_name] = index
+        for name, group in groups.items():
+            texts["%s/%s.json" % (lab_name, name)] = to_json(group)
+    digest = hashlib.sha256("".join(k + texts[k] for k in sorted(texts)).encode()).hexdigest()[:12]
+    folder = out / "views" / digest
+    for relative, text in texts.items():
+        path = folder / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    for lab_name, index in indexes.items():
+        index["path"] = "views/%s/%s/" % (digest, lab_name)
+    return indexes
 
 
 def _compress(job):
@@ -185,6 +237,16 @@ def precompress(out):
     return len(files), len(todo)
 
 
+def check_policy(out):
+    """Each page carries the site's policy as a meta tag, exactly (a static
+    host that sends no headers still applies it)."""
+    meta = '<meta http-equiv="Content-Security-Policy" content="%s">' % PAGE_CSP
+    for page in sorted(out.glob("*.html")):
+        if meta not in page.read_text(encoding="utf-8"):
+            raise SystemExit("build: %s lacks the policy of scripts/site_headers.py" % page.name)
+    (out / "_headers").write_text(headers_file(IMMUTABLE_PREFIXES), encoding="utf-8")
+
+
 def check_preloads(out):
     """Every file the pages preload must exist in the site (paths can drift)."""
     for page in sorted(out.glob("*.html")):
@@ -203,9 +265,11 @@ def build(out):
         "wheel": build_wheel(out),
         "default_runtime": "bundled",
         "runtimes": {"bundled": copy_runtime(out), "current": copy_current_runtime(out)},
+        "prepared": prepare_views(out),
     }
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
-    prerender_views(out)
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n",
+                                       encoding="utf-8")
+    check_policy(out)
     check_preloads(out)
     manifest["compressed"] = precompress(out)
     return manifest
@@ -226,8 +290,11 @@ def main():
     files, fresh = manifest["compressed"]
     runtimes = ", ".join("%s %s (%d files)" % (name, r["pyodide"], len(r["files"]))
                          for name, r in manifest["runtimes"].items())
-    print("built %s: %s; runtimes: %s; %.1f MB; %d files precompressed (%d new)"
-          % (args.out, manifest["wheel"], runtimes, site_bytes(out) / 1e6, files, fresh))
+    views = ", ".join("%s %d states" % (lab, index["states"])
+                      for lab, index in manifest["prepared"].items())
+    print("built %s: %s; runtimes: %s; prepared views: %s; %.1f MB; %d files precompressed "
+          "(%d new)" % (args.out, manifest["wheel"]["path"], runtimes, views,
+                        site_bytes(out) / 1e6, files, fresh))
 
 
 if __name__ == "__main__":

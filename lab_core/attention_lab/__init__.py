@@ -123,35 +123,46 @@ def controls(state):
     }
 
 
-@reads("sentence", "head")
-def sentence_and_head(state):
+@reads("sentence")
+def sentence_view(state):
     sentence = SENTENCES[state["sentence"]]
-    return {
-        "sentence": {"id": state["sentence"], "label": sentence["label"],
-                     "tokens": list(sentence["tokens"])},
-        "head": {"id": state["head"], "label": head_label(state["head"]),
-                 "summary": ("cada cabeza calcula su propia mezcla; luego se concatenan "
-                             "y W_O las vuelve a mezclar." if state["head"] == ALL_HEADS
-                             else HEADS[state["head"]]["summary"])},
-    }
+    return {"id": state["sentence"], "label": sentence["label"],
+            "tokens": list(sentence["tokens"])}
+
+
+@reads("head")
+def head_view(state):
+    return {"id": state["head"], "label": head_label(state["head"]),
+            "summary": ("cada cabeza calcula su propia mezcla; luego se concatenan y W_O "
+                        "las vuelve a mezclar." if state["head"] == ALL_HEADS
+                        else HEADS[state["head"]]["summary"])}
+
+
+# The view, key by key: each part is built by a builder that declares the
+# state keys it reads (memo.reads). The build uses the same table to prepare
+# views ahead of time (lab_core/prepared.py).
+PARTS = (
+    ("controls", controls),
+    ("tables", score_tables),
+    ("arithmetic", arithmetic_panel),
+    ("scaling", scaling_panel),
+    ("mixture", mixture_panel),
+    ("heads", heads_panel),
+    ("mask", mask_panel),
+    ("rope", rope_panel),
+    ("training", training_panel),
+    ("cache", cache_panel),
+    ("sentence", sentence_view),
+    ("head", head_view),
+)
+# Keys a reader sets with the page's selects and steppers: any state that
+# only changes these is prepared at build time (prepared.py).
+SELECTORS = ("sentence", "mask", "head", "query", "key", "step", "panel")
 
 
 def build_view(state):
     """Every panel of the attention lab for one valid state."""
-    view = {
-        "lab": "attention",
-        "state": dict(state),
-        "notices": [],
-        "controls": controls(state),
-        "tables": score_tables(state),
-        "arithmetic": arithmetic_panel(state),
-        "scaling": scaling_panel(state),
-        "mixture": mixture_panel(state),
-        "heads": heads_panel(state),
-        "mask": mask_panel(state),
-        "rope": rope_panel(state),
-        "training": training_panel(state),
-        "cache": cache_panel(state),
-    }
-    view.update(sentence_and_head(state))
+    view = {"lab": "attention", "state": dict(state), "notices": []}
+    for name, build in PARTS:
+        view[name] = build(state)
     return view

@@ -71,10 +71,22 @@ class Lab:
         return table.locator("tbody tr.selected th").inner_text().strip()
 
     def choose(self, label, option_label):
-        """Pick an option of the control whose visible label is `label`."""
+        """Pick an option of the control whose visible label is `label`;
+        returns the state the page shows once the change is applied."""
         self.page.get_by_label(label, exact=True).select_option(label=option_label)
-        # The change handler resolves in a microtask after the event; any later
-        # evaluate runs after it, so this returns the state the page now shows.
+        return self.settle()
+
+    def fill(self, label, text):
+        """Type into the field whose visible label is `label`, then leave it."""
+        field = self.page.get_by_label(label, exact=True)
+        field.fill(text)
+        field.press("Tab")
+        return self.settle()
+
+    def settle(self):
+        """Wait until every lab.set the page started has settled (the page marks
+        <body data-busy> meanwhile); returns the state shown."""
+        self.page.wait_for_function("() => !document.body.dataset.busy")
         return self.state()
 
     def set(self, **partial):

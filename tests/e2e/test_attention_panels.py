@@ -44,8 +44,10 @@ def test_score_prediction_is_revealed_after_a_pick(lab):
     prompt = lab.page.locator("#puntuacion .predict")
     assert prompt.locator(".predict-verdict").inner_text() == ""
     prompt.get_by_role("button", name="El", exact=True).click()
+    lab.settle()
     assert prompt.get_attribute("data-revealed") == "wrong"
     prompt.get_by_role("button", name="parque", exact=True).click()
+    lab.settle()
     assert prompt.get_attribute("data-revealed") == "right"
     assert "parque" in prompt.locator(".predict-verdict").inner_text()
 
@@ -101,6 +103,7 @@ def test_mask_matrix_closes_cells_in_place(lab):
     assert diagonal.count() == 4
     prompt = lab.page.locator("#mascara .predict")
     prompt.get_by_role("button", name="sí, cambia").click()
+    lab.settle()
     assert prompt.get_attribute("data-revealed") == "right"
 
 
@@ -114,19 +117,23 @@ def test_rope_panel_controls(lab):
     lab.page.get_by_label("Posición m de la consulta").fill("5")
     lab.page.get_by_label("Posición n de la clave").fill("7")
     lab.page.get_by_label("Posición n de la clave").press("Tab")
+    lab.settle()
     assert (lab.state()["rope_m"], lab.state()["rope_n"]) == (5, 7)
     assert score.inner_text() == before
     # A different offset changes it; so does different content.
     lab.page.get_by_label("Posición n de la clave").fill("9")
     lab.page.get_by_label("Posición n de la clave").press("Tab")
+    lab.settle()
     assert score.inner_text() != before
     offset_score = score.inner_text()
     lab.page.get_by_label("q₂").fill("1")
     lab.page.get_by_label("q₂").press("Tab")
+    lab.settle()
     assert lab.state()["rope_q"] == [1, 1]
     assert score.inner_text() != offset_score
     # The slider moves θ.
     lab.page.get_by_label("Frecuencia θ").fill("1.2")
+    lab.settle()
     assert lab.state()["theta"] == 1.2
     assert score.inner_text() == expected(theta=1.2, rope_m=5, rope_n=9, rope_q=[1, 1])["rope"]["score"]
     # The offset table is veiled until the reader answers the question it answers.
@@ -134,6 +141,7 @@ def test_rope_panel_controls(lab):
     assert offsets.get_attribute("class") == "veiled"
     prompt = lab.page.locator("#rope .predict")
     prompt.get_by_role("button", name="no cambia").click()
+    lab.settle()
     assert prompt.get_attribute("data-revealed") == "right"
     assert offsets.get_attribute("class") == ""
     # Every row of the offset table holds one value, whatever (m, n).
@@ -156,6 +164,7 @@ def test_training_panel_through_the_panel_key(lab):
     lab.choose("Frase", "El banco de crédito")
     assert lab.table(table["caption"])["2 · de"][0] == "crédito"
     lab.page.locator("a[data-panel='cache']").click()
+    lab.settle()
     assert lab.state()["panel"] == "cache"
     assert "panel=cache" in lab.page.url
 
@@ -169,7 +178,9 @@ def test_kv_cache_steps_and_live_check(lab):
     assert lab.page.locator("#prefix-verdict").inner_text().startswith("iguales")
     assert len(lab.table("Caché tras el paso 2: 2 filas de K y V")) == 2
     cache.get_by_role("button", name="Paso siguiente →").click()
+    lab.settle()
     cache.get_by_role("button", name="Paso siguiente →").click()
+    lab.settle()
     assert lab.state()["step"] == 4
     assert cache.get_by_role("button", name="Paso siguiente →").is_disabled()
     assert len(lab.table("Caché tras el paso 4: 4 filas de K y V")) == 4
@@ -183,6 +194,7 @@ def test_kv_cache_steps_and_live_check(lab):
     assert cache.get_by_role("button", name="← Paso anterior").is_disabled()
     prompt = cache.locator(".predict")
     prompt.get_by_role("button", name="no", exact=True).click()
+    lab.settle()
     assert prompt.get_attribute("data-revealed") == "right"
 
 
@@ -228,6 +240,7 @@ def test_clicking_or_focusing_a_score_cell_explains_it(lab):
     scores = lab.page.get_by_role("table", name="Puntuaciones")
     # Click: row banco, column parque -> the article's cell.
     scores.locator("tbody tr").nth(1).locator("td").nth(3).click()
+    lab.settle()
     assert (lab.state()["query"], lab.state()["key"]) == (1, 3)
     assert formula.inner_text() == "(1·2 + 0·0) / √2 = 1,41"
     assert scores.locator("td.focus").inner_text() == "1,41"

@@ -42,6 +42,7 @@ def test_sizes_through_the_inputs(lab):
         field = lab.page.get_by_label(label, exact=True)
         field.fill(value)
         field.press("Tab")
+        lab.settle()
     state = lab.state()
     assert (state["d_model"], state["heads"], state["d_ff"]) == (768, 12, 3072)
     assert lab.table("Parámetros del bloque")["Total"] == ["7.084.800", "100,0 %"]
@@ -57,6 +58,7 @@ def test_bad_sizes_show_a_message_beside_the_input_and_keep_the_table(lab):
     field = lab.page.get_by_label("d_model", exact=True)
     field.fill("100")
     field.press("Tab")
+    lab.settle()
     message = lab.page.locator("[data-error-for='d_model']")
     assert "no es divisible entre 8 cabezas" in message.inner_text()
     assert message.inner_text().endswith("Se mantiene 512.")
@@ -101,8 +103,10 @@ def test_order_panel_swap_and_shuffle(lab):
     assert number(lab.page.locator("#order-out-gap").inner_text()) <= 1e-12
     assert number(lab.page.locator("#order-pe-gap").inner_text()) > 0.01
     lab.page.get_by_role("button", name="El perro mordió al hombre").click()
+    lab.settle()
     assert lab.state()["order"] == [0, 1, 2, 3, 4]
     lab.page.get_by_role("button", name="Barajar").click()
+    lab.settle()
     order = lab.state()["order"]
     assert sorted(order) == [0, 1, 2, 3, 4]
     words = ["El", "perro", "mordió", "al", "hombre"]
@@ -120,6 +124,7 @@ def test_positional_encoding_panel(lab):
     field = lab.page.get_by_label("d_model de la codificación")
     field.fill("32")
     field.press("Tab")
+    lab.settle()
     table = lab.table("Longitud de onda de cada par (d_model = 32)")
     assert len(table) == 16
     assert table["par 0 (dims 0, 1)"][1] == "6,3"
@@ -127,6 +132,7 @@ def test_positional_encoding_panel(lab):
     assert number(lab.page.locator("#pe-sine-error").inner_text()) > 0.1
     field.fill("33")
     field.press("Tab")
+    lab.settle()
     assert "debe ser par" in lab.page.locator("[data-error-for='pe_d']").inner_text()
     lab.set(pe_d=64)
     canvas = lab.page.locator("#posicion canvas")
@@ -138,6 +144,7 @@ def test_residual_and_layernorm_panels(lab):
     field = lab.page.get_by_label("Profundidad")
     field.fill("40")
     field.press("Tab")
+    lab.settle()
     assert len(lab.table("Norma del gradiente que llega a la primera capa")) == 40
     assert number(lab.page.locator("#grad-plain").inner_text()) < 1e-10
     assert number(lab.page.locator("#grad-residual").inner_text()) > 0.5
@@ -147,9 +154,11 @@ def test_residual_and_layernorm_panels(lab):
     for i in range(4):
         lab.page.get_by_label("x%s" % "₁₂₃₄"[i]).fill("3")
         lab.page.get_by_label("x%s" % "₁₂₃₄"[i]).press("Tab")
+        lab.settle()
     assert lab.state()["ln_x"] == [3, 3, 3, 3]
     assert lab.page.locator("#ln-var").inner_text() == "0,000"
     lab.page.get_by_label("Desplazamiento β").fill("0.5")
+    lab.settle()
     assert lab.page.locator("#ln-out").inner_text() == "(0,500; 0,500; 0,500; 0,500)"
 
 
@@ -169,11 +178,14 @@ def test_quiz_feedback_and_links(lab):
     assert 6 <= items.count() <= 8
     first = items.nth(0).locator(".predict")
     first.get_by_role("button", name="Cambia, porque las palabras se movieron").click()
+    lab.settle()
     assert first.get_attribute("data-revealed") == "wrong"
     first.get_by_role("button", name="No cambia: solo depende de qué palabras son").click()
+    lab.settle()
     assert first.get_attribute("data-revealed") == "right"
     assert "q·k" in first.locator(".predict-verdict").inner_text()
     link = items.nth(3).get_by_role("link")
     assert link.get_attribute("href") == "#residual"
     link.click()
+    lab.settle()
     assert lab.state()["panel"] == "residual"

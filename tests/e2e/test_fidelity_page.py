@@ -27,6 +27,7 @@ def test_a_rejected_value_is_explained_beside_its_control(lab):
     field = lab.page.get_by_label("Posición n de la clave")
     field.fill("99")
     field.press("Tab")
+    lab.settle()
     message = lab.page.locator("#err-rope_n")
     assert message.inner_text() == ("Posición n de la clave: 99 está fuera del rango 0 a 32. "
                                     "Se mantiene 3.")
@@ -43,12 +44,14 @@ def test_url_notices_stay_in_view_when_a_panel_is_opened(lab):
     assert "Consulta: 9 está fuera del rango 0 a 3" in notices.inner_text()
     assert "query" not in notices.inner_text()
     notices.get_by_role("button", name="Entendido").click()
+    lab.settle()
     assert notices.is_hidden()
 
 
 def test_preparing_the_exercise_shows_its_result(lab):
     lab.open(lab.base_url)
     lab.page.get_by_role("button", name="Preparar el ejercicio").click()
+    lab.settle()
     lab.page.wait_for_function(
         "() => document.getElementById('announce').textContent.includes('1,41')")
     cell = lab.page.locator("#table-scores td.focus")
@@ -66,6 +69,7 @@ def test_questions_hide_their_answers_until_the_reader_picks(lab):
     drift = lab.page.locator("#cache-drift")
     assert drift.evaluate("(d) => d.inert && d.classList.contains('veiled')")
     lab.page.locator("#cache .predict").get_by_role("button", name="no", exact=True).click()
+    lab.settle()
     assert drift.evaluate("(d) => !d.inert && !d.classList.contains('veiled')")
     # Once the reader has answered, a new question does not veil it again.
     lab.set(mask="bidirectional")

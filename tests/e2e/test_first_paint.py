@@ -1,65 +1,220 @@
-"""The first paint (the build-time view) never lies, and early clicks are kept."""
+"""The first seconds: prepared views paint before Python is live, never lie,
+and early changes either show at once or wait visibly for Python."""
 import json
 
 import pytest
 
 from conftest import STATIC
+from lab_core import attention_lab, prepared
+
+# Compare two views field by field, in the page (key order does not matter).
+SAME = """(a, b) => {
+  const canon = (v) => Array.isArray(v) ? v.map(canon)
+    : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon(v[k])]))
+    : v;
+  return JSON.stringify(canon(a)) === JSON.stringify(canon(b));
+}"""
+
+# Every prepared state of a lab, set one by one through lab.set, checked
+# against the prepared view the page would have painted for it.
+SWEEP = """async ([lab, states]) => {
+  const same = %s;
+  const { Prepared } = await import('./js/prepared.js');
+  const manifest = await (await fetch('manifest.json')).json();
+  const prepared = new Prepared(manifest.prepared[lab]);
+  const bad = [];
+  for (const state of states) {
+    await window.lab.set(state);
+    const live = JSON.parse(window.py_view_data).view;
+    const built = await prepared.view(live.state);
+    if (!built || !same(live, built)) {
+      const fields = built ? Object.keys(live).filter((k) => !same(live[k], built[k])) : ['(missing)'];
+      bad.push({ state, fields });
+      if (bad.length > 5) break;
+    }
+  }
+  return bad;
+}""" % SAME
+
+
+def hold_python(page):
+    """Hold back the runtime's wasm, so Python cannot become live."""
+    held = []
+    page.route("**/pyodide.asm.wasm", lambda route: held.append(route))
+    return held
+
+
+def release(page, held):
+    page.wait_for_function("() => true")
+    while not held:
+        page.wait_for_timeout(50)
+    for route in held:
+        route.continue_()
+
+
+def expected(**changes):
+    state = dict(attention_lab.SPEC.default_state(), **changes)
+    return attention_lab.build_view(state)
+
+
+def rows_text(table):
+    return {row["label"]: [c["text"] for c in row["cells"]] for row in table["rows"]}
+
+
+def prepared_view(lab_name, state):
+    manifest = json.loads((STATIC / "manifest.json").read_text(encoding="utf-8"))
+    index = manifest["prepared"][lab_name]
+    lab = prepared.lab_module(lab_name)
+    name = prepared.group_name(lab, state)
+    group = json.loads((STATIC / index["path"] / (name + ".json")).read_text(encoding="utf-8"))
+    return prepared.assemble(group, state)
 
 
 @pytest.mark.parametrize("page_name, lab_name", [("", "attention"), ("bloque.html", "block")])
 def test_first_paint_equals_the_live_view(lab, page_name, lab_name):
     lab.open(lab.base_url + page_name)
-    live = json.loads(lab.page.evaluate("window.py_view_data"))
-    built = json.loads((STATIC / "views" / (lab_name + ".json")).read_text(encoding="utf-8"))
-    assert live == built
+    live = json.loads(lab.page.evaluate("window.py_view_data"))["view"]
+    state = prepared.lab_module(lab_name).SPEC.default_state()
+    assert live == prepared_view(lab_name, state)
     assert lab.page.evaluate("performance.getEntriesByName('lab:first-paint').length") == 1
+    first = lab.page.evaluate("performance.getEntriesByName('lab:first-paint')[0].startTime")
+    ready = lab.page.evaluate("performance.getEntriesByName('lab:ready')[0].startTime")
+    assert first < ready
 
 
-def test_tables_are_painted_before_python_and_early_controls_are_queued(lab):
-    held = []
-    lab.page.route("**/pyodide.asm.wasm", lambda route: held.append(route))
-    lab.page.goto(lab.base_url)
-    # Python cannot be live (its wasm is held back), yet the tables are there.
+def sweep_states(module):
+    """States that together hold every part the build prepared: every state
+    at the default panel (the panel is read by no part but the state and its
+    URL form), and every panel for one state of each group. The build itself
+    checks all states, panels included, against render() in CPython."""
+    default_panel = module.SPEC.defaults["panel"]
+    states, panels_seen = [], set()
+    for state in prepared.selector_states(module):
+        group = prepared.group_name(module, state)
+        if state["panel"] == default_panel:
+            states.append(state)
+        elif (group, state["panel"]) not in panels_seen and all(
+                state[k] == module.SPEC.defaults[k] for k in module.SELECTORS
+                if k not in prepared.group_keys(module) and k != "panel"):
+            panels_seen.add((group, state["panel"]))
+            states.append(state)
+    return [{k: s[k] for k in module.SELECTORS} for s in states]
+
+
+@pytest.mark.parametrize("lab_name, page_name", [("attention", ""), ("block", "bloque.html")])
+def test_every_prepared_part_equals_the_live_one(lab, lab_name, page_name):
+    lab.open(lab.base_url + page_name)
+    module = prepared.lab_module(lab_name)
+    states = sweep_states(module)
+    parts = {(name, prepared.lookup(s[k] for k in keys))
+             for s in prepared.selector_states(module)
+             for name, keys in prepared.part_reads(module).items()
+             if "panel" not in keys}
+    covered = {(name, prepared.lookup(s[k] for k in keys))
+               for s in (dict(module.SPEC.default_state(), **x) for x in states)
+               for name, keys in prepared.part_reads(module).items() if "panel" not in keys}
+    assert covered == parts
+    bad = lab.page.evaluate(SWEEP, [lab_name, states])
+    assert bad == []
+
+
+def test_a_shared_link_paints_its_own_view_before_python(lab):
+    held = hold_python(lab.page)
+    query = "?sentence=credito&mask=bidirectional&head=finanzas&query=3&key=1&panel=mascara"
+    lab.page.goto(lab.base_url + query)
     lab.page.wait_for_selector("body[data-live='false']")
-    assert "Calculando en vivo" in lab.page.locator("#status").inner_text()
-    assert lab.cell("Puntuaciones", "banco", "parque") == "−∞"
     assert lab.page.evaluate("window.lab.runtime") is None
-    # A control pressed now is queued, not lost.
-    lab.page.get_by_label("Máscara", exact=True).select_option(label="bidireccional")
-    while not held:
-        lab.page.wait_for_timeout(50)
-    for route in held:
-        route.continue_()
+    view = expected(sentence="credito", mask="bidirectional", head="finanzas", query=3, key=1,
+                    panel="mascara")
+    pair = view["tables"][0]
+    assert lab.table("Puntuaciones") == rows_text(pair["scores"])
+    assert lab.selected_row("Puntuaciones") == "crédito"
+    assert lab.page.get_by_label("Cabeza", exact=True).input_value() == "finanzas"
+    kept = lab.page.evaluate("Object.fromEntries(new URLSearchParams(location.search))")
+    assert kept == dict(p.split("=") for p in query[1:].split("&"))  # the link's state
+    assert lab.page.evaluate("window.scrollY") > 0  # the panel it names
+    release(lab.page, held)
     lab.page.evaluate("window.lab.ready")
-    lab.page.wait_for_function("() => window.lab.state.mask === 'bidirectional'")
+    assert lab.table("Puntuaciones") == rows_text(pair["scores"])
+
+
+def test_the_article_exercise_works_before_python_is_live(lab):
+    held = hold_python(lab.page)
+    lab.page.goto(lab.base_url)
+    lab.page.wait_for_selector("body[data-live='false']")
+    assert "Vista preparada, ya puedes usarla" in lab.page.locator("#status").inner_text()
+    lab.choose("Máscara", "bidireccional")
+    lab.choose("Cabeza", "pista de lugar")
+    state = lab.choose("Consulta", "1 · banco")
+    assert lab.page.evaluate("window.lab.runtime") is None  # no Python yet
+    assert (state["mask"], state["head"], state["query"]) == ("bidirectional", "lugar", 1)
     assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
-    assert lab.page.get_attribute("body", "data-live") == "true"
+    assert lab.page.evaluate("location.search") == "?mask=bidirectional"
+    lab.choose("Máscara", "causal")
+    assert lab.cell("Puntuaciones", "banco", "parque") == "−∞"
+    lab.choose("Clave", "0 · El")
+    assert lab.page.locator("#puntuacion .formula").inner_text() == "(1·0 + 0·1) / √2 = 0,00"
+    release(lab.page, held)
+    lab.page.evaluate("window.lab.ready")
+    assert lab.state()["key"] == 0  # Python confirms the same state and numbers
+    assert lab.page.locator("#puntuacion .formula").inner_text() == "(1·0 + 0·1) / √2 = 0,00"
 
 
-def test_a_url_with_state_waits_for_python_instead_of_painting_the_default(lab):
-    lab.page.add_init_script("""
-        window.__phases = [];
-        new MutationObserver(() => window.__phases.push(document.body.dataset.live))
-            .observe(document, {subtree: true, attributes: true, attributeFilter: ['data-live']});
-    """)
+def test_a_change_that_was_not_prepared_waits_visibly(lab):
+    held = hold_python(lab.page)
+    lab.page.goto(lab.base_url)
+    lab.page.wait_for_selector("body[data-live='false']")
+    lab.page.evaluate("() => { window.pending = window.lab.set({theta: 1.2}); }")
+    lab.page.wait_for_selector("body[data-pending='true']")
+    assert "se aplicará en cuanto Python esté listo" in lab.page.locator("#status").inner_text()
+    rope = lab.page.locator("#rope [data-source='rope.score']")
+    assert "pending" in rope.get_attribute("class")
+    # Parts that do not read θ are not marked.
+    assert "pending" not in (lab.page.locator("#score-tables").get_attribute("class") or "")
+    release(lab.page, held)
+    state = lab.page.evaluate("window.pending")
+    assert state["theta"] == 1.2
+    assert lab.page.locator(".pending").count() == 0
+    assert lab.page.locator("#rope-score").inner_text() == expected(theta=1.2)["rope"]["score"]
+
+
+def test_a_link_that_was_not_prepared_shows_the_nearest_view_marked(lab):
+    held = hold_python(lab.page)
+    lab.page.goto(lab.base_url + "?mask=bidirectional&theta=1.2")
+    lab.page.wait_for_selector("body[data-live='false']")
+    assert "Vista aproximada" in lab.page.locator("#status").inner_text()
+    assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"  # its prepared part
+    assert lab.page.evaluate("location.search") == "?mask=bidirectional&theta=1.2"
+    assert lab.page.locator(".pending").count() > 0
+    release(lab.page, held)
+    lab.page.evaluate("window.lab.ready")
+    assert lab.state()["theta"] == 1.2
+    assert lab.page.locator(".pending").count() == 0
+
+
+def test_a_tampered_prepared_view_falls_back_to_python_silently(lab):
+    messages = []
+    lab.page.on("console", lambda m: messages.append(m.text) if m.type in ("error", "warning")
+                else None)
+    lab.page.route("**/views/**", lambda route: route.fulfill(
+        status=200, content_type="application/json", body='{"reads": {"tables": ["x"]}, "parts": 7}'))
     lab.open(lab.base_url, "?mask=bidirectional")
-    assert lab.page.evaluate("window.__phases") == ["true"]  # never showed the default
-    assert lab.page.evaluate("performance.getEntriesByName('lab:first-paint').length") == 1
     assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
+    assert lab.page.locator("#fault").is_hidden()
+    first = lab.page.evaluate("performance.getEntriesByName('lab:first-paint')[0].startTime")
+    ready = lab.page.evaluate("performance.getEntriesByName('lab:ready')[0].startTime")
+    assert first >= ready - 50  # nothing was painted from the tampered file
+    assert messages == []
 
 
-def test_a_second_visit_reuses_compiled_numpy_bytecode(lab):
+def test_the_page_preloads_only_what_every_visit_uses(lab):
+    for page in ("index.html", "bloque.html"):
+        html = (STATIC / page).read_text(encoding="utf-8")
+        assert html.count('rel="preload"') == 1 and 'rel="preload" href="manifest.json"' in html
     warnings = []
     lab.page.on("console", lambda m: warnings.append(m.text) if m.type == "warning" else None)
-    lab.open(lab.base_url)
-    lab.page.wait_for_function(
-        "performance.getEntriesByName('lab:bytecode-saved').length > 0", timeout=30000)
-    keys = lab.page.evaluate(
-        "caches.open('attention-lab-bytecode').then((c) => c.keys()).then((k) => k.map((r) => r.url))")
-    assert len(keys) == 1 and keys[0].endswith("/runtime/pyodide-0.17.1/bytecode.zip")
-    lab.open(lab.base_url, "?mask=bidirectional")  # same context: a revisit
-    assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
-    # Restored, so nothing is compiled again this time.
-    lab.page.wait_for_timeout(1500)
-    assert lab.page.evaluate("performance.getEntriesByName('lab:bytecode-saved').length") == 0
-    assert warnings == []
+    lab.open(lab.base_url, "?mask=bidirectional&head=all")
+    fetched = lab.page.evaluate(
+        "performance.getEntriesByType('resource').filter((e) => e.name.endsWith('manifest.json')).length")
+    assert fetched == 1
+    assert not [w for w in warnings if "preload" in w]

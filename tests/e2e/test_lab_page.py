@@ -50,6 +50,7 @@ def test_article_exercise_through_the_controls(lab):
 def test_exercise_button_prepares_the_article_state(lab):
     lab.open(lab.base_url)
     lab.page.get_by_role("button", name="Preparar el ejercicio").click()
+    lab.settle()
     assert core(lab.state()) == dict(DEFAULT, mask="bidirectional")
     assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
 
@@ -92,9 +93,11 @@ def test_every_control_changes_the_tables(lab):
     weights = lab.page.locator("#puntuacion .weights-wrap")
     assert weights.evaluate("(w) => w.inert") is True
     lab.page.locator("#puntuacion").get_by_role("button", name="Mostrar sin predecir").click()
+    lab.settle()
     assert weights.evaluate("(w) => w.inert") is False
     # Clicking a row header picks that token as the query too.
     lab.page.get_by_role("table", name="Pesos").get_by_role("button", name="El").click()
+    lab.settle()
     assert lab.state()["query"] == 0 and lab.selected_row("Puntuaciones") == "El"
 
 

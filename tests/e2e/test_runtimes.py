@@ -1,17 +1,23 @@
 """Choosing a runtime: the bundled one works offline; `current` fails clearly."""
 import re
 
+import pytest
+
 
 def test_current_runtime_without_numpy_ends_in_a_clear_message(lab):
     lab.page.goto(lab.base_url + "?runtime=current&mask=bidirectional")
     error = lab.page.evaluate("window.lab.ready.then(() => 'resolved', (e) => e.message)")
-    assert "NumPy" in error and "314.0.7" in error
+    assert "NumPy" in error and "«current»" in error
     status = lab.page.locator("#status")
     assert status.get_attribute("data-phase") == "error"
-    text = status.inner_text()
-    assert "no encontró NumPy" in text and "Pyodide 0.17.1" in text and "runtime=current" in text
+    fault = lab.page.locator("#fault")
+    assert "no tiene NumPy" in fault.inner_text()
+    assert "Pyodide 314.0.7, Python 3.14" in fault.locator(".fault-detail").text_content()
     assert lab.page.locator("#status .spinner").is_hidden()  # no endless spinner
-    assert lab.page.get_by_label("Máscara", exact=True).is_disabled()
+    # Retrying cannot conjure a wheel that no registry has: no button, a way out.
+    assert fault.get_by_role("button", name="Reintentar").is_hidden()
+    # The prepared view stays on screen and usable.
+    assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
     link = lab.page.get_by_role("link", name="Abrir con el entorno incluido")
     assert link.get_attribute("href") == "/?mask=bidirectional"
     with lab.page.expect_navigation():  # waits for the new page's load event
@@ -19,6 +25,13 @@ def test_current_runtime_without_numpy_ends_in_a_clear_message(lab):
     lab.page.evaluate("window.lab.ready")
     assert lab.page.evaluate("window.lab.runtime.name") == "bundled"
     assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
+
+
+@pytest.mark.parametrize("name", ["__proto__", "constructor", "toString"])
+def test_runtime_names_from_the_object_prototype_fall_back(lab, name):
+    lab.open(lab.base_url, "?runtime=" + name)
+    assert lab.page.evaluate("window.lab.runtime.name") == "bundled"
+    assert "runtime=«%s»" % name in lab.notices()[0]
 
 
 def test_unknown_runtime_falls_back_to_bundled_with_a_notice(lab):

@@ -1,38 +1,61 @@
 // The page's glue: owns the UI state, mirrors it in the URL, asks Python for
 // a view of it, and draws that view. Publishes window.lab (see README):
-//   lab.ready       Promise, resolves once Python is live and the page drawn
-//   lab.state       a copy of the current state
+//   lab.ready       Promise, resolves once Python is live and the page shows
+//                   the live view (after a fault and «Reintentar», a new one)
+//   lab.state       a copy of the state the page shows
 //   lab.set(p)      Promise, resolves once the page shows the state with `p`
 //                   applied; rejects (state unchanged) on a bad value
 //   lab.runtime     {name, pyodide, python, numpy} once ready
 // Which lab this page is comes from <body data-lab>.
+//
+// Before Python is live, a state the build prepared (prepared.js) is painted
+// at once, and lab.set resolves when it is on screen; any other change waits,
+// visibly pending, and is applied the moment Python is live. Once live, calls
+// made in one burst go to Python as one batch: one round trip, one paint.
 
-import { bootRuntime } from "./runtime.js";
-import { renderNotices, renderView } from "./render.js";
+import * as chrome from "./chrome.js";
+import { LoadError } from "./download.js";
+import { Prepared } from "./prepared.js";
+import { bootPython, pickRuntime } from "./python.js";
+import { renderView } from "./render.js";
+
+document.documentElement.dataset.js = "started"; // the watchdog stands down
 
 // URL keys that belong to the page, not to the lab state.
 const PAGE_KEYS = new Set(["runtime"]);
+const MANIFEST = { url: new URL("manifest.json", document.baseURI).href,
+  label: "la lista de archivos del laboratorio" };
 
 const labName = document.body.dataset.lab;
 const root = document.querySelector("main");
-const statusBox = document.getElementById("status");
-const statusText = document.getElementById("status-text");
-const noticeList = document.getElementById("notices");
 
-// Whatever scrolls into view (a panel, a focused control) lands below the
-// sticky bar: the CSS reads its height from --bar-height.
-const bar = document.getElementById("lab-bar");
-if (bar) {
-  new ResizeObserver(() => {
-    const sticky = getComputedStyle(bar).position === "sticky";
-    document.documentElement.style.setProperty("--bar-height", sticky ? `${bar.offsetHeight + 8}px` : "0px");
-  }).observe(bar);
-}
-
-let state = null;
+let state = null; // the state on screen
 let view = null;
-let call = null;
+let live = false; // the view on screen came from Python
+let python = null;
+let prepared = new Prepared(null);
+let urlPending = false; // the URL's own state is not on screen yet
+const queue = []; // lab.set calls waiting for Python: {partial, resolve, reject}
+let flushing = false;
+let preLive = Promise.resolve(); // orders the calls made before Python is live
+let fault = null; // the boot's fault, while one is shown
+let attempts = 0;
+const have = new Map(); // downloaded runtime files, kept across retries
+const suspect = new Set();
+let manifest = null;
+let painted = null; // the first paint: a Promise of whether a prepared view is on screen
+let paintedPrepared = false;
 const pageNotices = []; // about page keys (runtime), not the lab state
+let ready;
+let settleReady;
+
+function newReady() {
+  ready = new Promise((resolve, reject) => { settleReady = { resolve, reject }; });
+  ready.catch(() => {});
+}
+newReady();
+
+// ------------------------------------------------------------- the URL
 
 function paramsFromURL() {
   const params = {};
@@ -48,9 +71,11 @@ function mirrorInURL(queryString) {
   for (const [key, value] of new URLSearchParams(location.search)) {
     if (PAGE_KEYS.has(key)) params.set(key, value);
   }
-  const search = params.toString().replaceAll("%3B", ";");
+  const search = params.toString().replace(/%3B/g, ";").replace(/%3A/g, ":").replace(/%2C/g, ",");
   history.replaceState(null, "", `${location.pathname}${search ? `?${search}` : ""}${location.hash}`);
 }
+
+// --------------------------------------------------------------- drawing
 
 function showPanel(panel, scroll) {
   for (const link of document.querySelectorAll("a[data-panel]")) {
@@ -61,37 +86,36 @@ function showPanel(panel, scroll) {
   if (scroll && section) section.scrollIntoView({ block: "start" });
 }
 
-// A rejected value's message goes beside its control when the page has a
-// place for it (and the control is marked invalid), else into the notices.
-function showError(reply) {
-  const spot = reply.key && document.querySelector(`[data-error-for="${CSS.escape(reply.key)}"]`);
-  if (!spot) {
-    renderNotices(noticeList, [`No se aplicó el cambio. ${reply.error}.`]);
-    return;
-  }
-  spot.textContent = `${reply.error}.`;
-  for (const input of document.querySelectorAll(`[data-key="${CSS.escape(reply.key)}"]`)) {
-    input.setAttribute("aria-invalid", "true");
-  }
-  const box = spot.getBoundingClientRect();
-  if (box.bottom > innerHeight || box.top < 0) spot.scrollIntoView({ block: "nearest" });
+function markFirstPaint() {
+  if (performance.getEntriesByName("lab:first-paint").length) return;
+  requestAnimationFrame(() => performance.mark("lab:first-paint")); // read by scripts/bench.py
 }
 
-function clearErrors() {
-  for (const spot of document.querySelectorAll("[data-error-for]")) spot.textContent = "";
-  for (const input of document.querySelectorAll("[aria-invalid]")) input.removeAttribute("aria-invalid");
-}
-
-function show(next) {
-  const previousPanel = state ? state.panel : undefined; // none yet: do not scroll on load
+// Draw a view; `from` is "python" or "prepared". A prepared view that does
+// not draw (a malformed file) is dropped without a word: Python will draw.
+function show(next, from, { scrollToPanel = false } = {}) {
+  const previousPanel = state ? state.panel : undefined;
+  try {
+    renderView(root, next);
+  } catch (error) {
+    if (from === "python") throw error;
+    prepared = new Prepared(null);
+    return false;
+  }
   view = next;
   state = next.state;
-  renderView(root, next);
-  renderNotices(noticeList, [...pageNotices, ...next.notices]);
-  pageNotices.length = 0;
-  mirrorInURL(next.query_string);
+  live = from === "python";
+  document.body.dataset.live = String(live);
+  chrome.showNotices([...pageNotices, ...next.notices]);
+  if (from === "python" || !urlPending) mirrorInURL(next.query_string);
   syncButtons();
-  if ("panel" in state) showPanel(state.panel, previousPanel !== undefined && previousPanel !== state.panel);
+  clearPending();
+  if ("panel" in state) {
+    const moved = previousPanel !== undefined && previousPanel !== state.panel;
+    showPanel(state.panel, scrollToPanel || moved);
+  }
+  markFirstPaint();
+  return true;
 }
 
 function syncButtons() {
@@ -103,110 +127,213 @@ function syncButtons() {
   }
 }
 
-let bootStep = "";
-
-function setStatus(phase, text) {
-  statusBox.dataset.phase = phase;
-  statusText.textContent = text;
-}
-
-// While booting, the status names the current step; once the build-time
-// view is on screen it also says that the live computation is coming.
-function showBootStep(step = bootStep) {
-  bootStep = step;
-  const early = document.body.dataset.live === "false" ? "Calculando en vivo… " : "";
-  setStatus("loading", `${early}${step}…`);
-}
-
-function enableControls() {
-  for (const control of document.querySelectorAll("select, button, input")) control.disabled = false;
-  syncButtons();
-}
-
-function markFirstPaint() {
-  if (performance.getEntriesByName("lab:first-paint").length) return;
-  requestAnimationFrame(() => performance.mark("lab:first-paint")); // read by scripts/bench.py
-}
-
-// The default view, rendered at build time by the same lab_core in CPython:
-// painted at once, while Python boots. Only for the default state (a URL
-// with lab keys waits for Python). A test checks it equals the live view.
-const prerendered = Object.keys(paramsFromURL()).length
-  ? Promise.resolve(null)
-  : fetch(`views/${labName}.json`) // preloaded by the page; the server revalidates it
-    .then((response) => (response.ok ? response.json() : null))
-    .catch(() => null);
-
-// Painting takes main-thread time: wait until the boot has its downloads
-// under way, so the paint overlaps the network instead of delaying it.
-let bootStarted;
-const started = new Promise((resolve) => { bootStarted = resolve; });
-
-Promise.all([prerendered, started]).then(([reply]) => {
-  if (!reply || !reply.ok || state) return; // Python was faster, or no file
-  show(reply.view);
-  document.body.dataset.live = "false";
-  showBootStep();
-  enableControls(); // what is pressed now is queued by lab.set until Python is live
-  markFirstPaint();
-});
-
-const requestedRuntime = new URLSearchParams(location.search).get("runtime");
-
-async function boot() {
-  const runtime = await bootRuntime(showBootStep, bootStarted, requestedRuntime);
-  call = runtime.call;
-  if (requestedRuntime !== null && requestedRuntime !== runtime.info.name) {
-    pageNotices.push(`Se ignoró runtime=«${requestedRuntime}»: los entornos son «bundled» ` +
-      `y «current». Se usa «${runtime.info.name}».`);
+function enableControls(on = true) {
+  for (const control of root.querySelectorAll("select, button, input")) {
+    if (!control.closest("#fault")) control.disabled = !on;
   }
-  const params = paramsFromURL();
-  const reply = call({ lab: labName, from: "url", state: params });
-  if (!reply.ok) throw new Error(reply.error);
-  show(reply.view);
-  if ("panel" in params && state.panel === params.panel) showPanel(state.panel, true);
-  lab.runtime = runtime.info;
-  const { pyodide, python, numpy } = runtime.info;
-  document.getElementById("runtime-text").textContent =
-    `Pyodide ${pyodide} · Python ${python} · NumPy ${numpy} (entorno «${runtime.info.name}», sin red)`;
-  enableControls();
-  document.body.dataset.live = "true";
-  setStatus("ready", "Listo: Python calcula en vivo.");
-  markFirstPaint();
-  performance.mark("lab:ready"); // read by scripts/bench.py
+  if (on && state) syncButtons();
 }
 
-// A failed boot ends in a message, never an endless spinner; the controls
-// go quiet, and with another runtime requested, a link back to the default.
-const ready = boot().catch((error) => {
-  setStatus("error", `No se pudo arrancar el laboratorio. ${error.message}`);
-  for (const control of document.querySelectorAll("select, button, input")) control.disabled = true;
-  if (requestedRuntime !== null) {
-    const params = new URLSearchParams(location.search);
-    params.delete("runtime");
-    const link = document.createElement("a");
-    link.href = `${location.pathname}${params.toString() ? `?${params}` : ""}`;
-    link.textContent = "Abrir con el entorno incluido";
-    link.className = "status-action";
-    statusBox.append(link);
-  }
-  throw error;
-});
+// Parts of the page that a pending change will redraw are marked (dimmed,
+// with the sticky status saying why) until Python applies it.
+function topLevelSources() {
+  return [...root.querySelectorAll("[data-source]")].filter((node) =>
+    !node.parentElement.closest("[data-render='each'], [data-render='with']"));
+}
 
-async function set(partial) {
-  await ready;
-  const reply = call({ lab: labName, from: "set", current: state, state: partial });
+function markPending(keys, reads) {
+  for (const node of topLevelSources()) {
+    const name = node.dataset.source.split(".")[0];
+    const affected = !reads || !reads[name] || reads[name].some((key) => keys.includes(key));
+    if (affected && name !== "controls") node.classList.add("pending");
+  }
+  document.body.dataset.pending = "true";
+  chrome.setNote(urlPending ? "Vista aproximada: tu enlace se aplicará en cuanto Python esté listo"
+    : "Cambio pendiente: se aplicará en cuanto Python esté listo");
+}
+
+function clearPending() {
+  for (const node of root.querySelectorAll(".pending")) node.classList.remove("pending");
+  delete document.body.dataset.pending;
+  chrome.setNote(live ? "" : "Vista preparada, ya puedes usarla");
+}
+
+// ------------------------------------------------------- errors by control
+
+// A rejected value's message goes beside its control when the page has a
+// place for it (and the control is marked invalid), else into the notices.
+
+function showError(result) {
+  const spot = result.key && document.querySelector(`[data-error-for="${CSS.escape(result.key)}"]`);
+  if (!spot) {
+    chrome.showNotices([`No se aplicó el cambio. ${result.error}.`]);
+    return;
+  }
+  spot.textContent = `${result.error}.`;
+  for (const input of document.querySelectorAll(`[data-key="${CSS.escape(result.key)}"]`)) {
+    input.setAttribute("aria-invalid", "true");
+  }
+  const box = spot.getBoundingClientRect();
+  if (box.bottom > innerHeight || box.top < 0) spot.scrollIntoView({ block: "nearest" });
+}
+
+function clearErrors() {
+  for (const spot of document.querySelectorAll("[data-error-for]")) spot.textContent = "";
+  for (const input of document.querySelectorAll("[aria-invalid]")) input.removeAttribute("aria-invalid");
+}
+
+// --------------------------------------------------- lab.set, its checks
+
+// A partial must be a plain JSON object: what JSON cannot carry (undefined,
+// functions, NaN, inherited properties…) would vanish on the way to Python
+// and make a call that silently does nothing.
+function notJSON(value, depth = 0) {
+  if (depth > 32) return "anida demasiados niveles";
+  if (value === null || typeof value === "string" || typeof value === "boolean") return null;
+  if (typeof value === "number") return Number.isFinite(value) ? null : `${value} no es un número JSON`;
+  if (typeof value === "undefined") return "vale undefined";
+  if (typeof value === "function") return "es una función";
+  if (typeof value !== "object") return `es de tipo ${typeof value}`;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const problem = notJSON(item, depth + 1);
+      if (problem) return problem;
+    }
+    return null;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return "no es un objeto simple";
+  for (const key of Object.keys(value)) {
+    const problem = notJSON(value[key], depth + 1);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+function checkPartial(partial) {
+  if (partial === null || typeof partial !== "object" || Array.isArray(partial) ||
+      ![Object.prototype, null].includes(Object.getPrototypeOf(partial))) {
+    return "lab.set espera un objeto simple, por ejemplo {mask: 'causal'}";
+  }
+  for (const key in partial) { // eslint-disable-line guard-for-in
+    if (!Object.prototype.hasOwnProperty.call(partial, key)) {
+      return `lab.set: «${key}» es una propiedad heredada, no del objeto`;
+    }
+    const problem = notJSON(partial[key]);
+    if (problem) return `lab.set: «${key}» ${problem}, y no se puede enviar a Python`;
+  }
+  return null;
+}
+
+// <body data-busy> while any lab.set call is unsettled: a signal for tests
+// and embedding pages that drive the controls and wait for the result.
+let unsettled = 0;
+
+function track(promise) {
+  unsettled += 1;
+  document.body.dataset.busy = "true";
+  const done = () => {
+    unsettled -= 1;
+    if (!unsettled) delete document.body.dataset.busy;
+  };
+  promise.then(done, done);
+  return promise;
+}
+
+function set(partial) {
+  const problem = checkPartial(partial);
+  if (problem) return Promise.reject(new Error(problem));
+  return track(new Promise((resolve, reject) => {
+    const call = { partial, resolve, reject };
+    if (live) {
+      queue.push(call);
+      scheduleFlush();
+    } else {
+      preLive = preLive.then(() => beforeLive(call));
+    }
+  }));
+}
+
+// Before Python is live: a prepared state is shown at once; anything else
+// (or anything after something pending) waits for Python, marked pending.
+async function beforeLive(call) {
+  if (live) {
+    queue.push(call);
+    scheduleFlush();
+    return;
+  }
+  const keys = Object.keys(call.partial);
+  if (!urlPending && queue.length === 0 && state && prepared.covers(keys)) {
+    const next = await prepared.view({ ...state, ...call.partial });
+    if (next && show(next, "prepared")) {
+      clearErrors();
+      call.resolve(structuredClone(state));
+      return;
+    }
+  }
+  if (fault) {
+    call.reject(new Error(chrome.describe(fault).title));
+    return;
+  }
+  queue.push(call);
+  const group = prepared.index && await prepared.group(state || prepared.defaults);
+  markPending(keys, group && group.reads);
+}
+
+// Once live: everything queued goes to Python in one batch, and the page is
+// painted once with the result; then the next batch, if calls arrived.
+function scheduleFlush() {
+  if (flushing) return;
+  flushing = true;
+  queueMicrotask(flush);
+}
+
+async function flush() {
+  const calls = queue.splice(0);
+  if (!calls.length) {
+    flushing = false;
+    return;
+  }
+  let reply;
+  try {
+    reply = await ask({ lab: labName, from: "set", current: state, partials: calls.map((c) => c.partial) });
+  } catch (error) {
+    for (const call of calls) call.reject(error);
+    flushing = false;
+    return;
+  }
   if (!reply.ok) {
-    showError(reply);
-    throw new Error(reply.error);
+    for (const call of calls) call.reject(new Error(reply.error));
+  } else {
+    if (reply.view) show(reply.view, "python");
+    if (reply.results.some((r) => r.ok)) clearErrors();
+    const shown = structuredClone(state);
+    reply.results.forEach((result, i) => {
+      if (result.ok) {
+        calls[i].resolve(shown);
+      } else {
+        showError(result);
+        calls[i].reject(new Error(result.error));
+      }
+    });
   }
-  clearErrors();
-  show(reply.view);
-  return { ...state };
+  flushing = false;
+  if (queue.length) scheduleFlush();
+}
+
+// One request to Python; the reply also lands on window.py_view_data (and
+// the block lab's table on window.py_table_data, as the article's cell does).
+async function ask(request) {
+  const { text, table } = await python.call(request);
+  window.py_view_data = text;
+  if (table !== undefined) window.py_table_data = table;
+  return JSON.parse(text);
 }
 
 const lab = {
-  ready,
+  get ready() {
+    return ready;
+  },
   get state() {
     return state ? structuredClone(state) : null;
   },
@@ -214,6 +341,132 @@ const lab = {
   runtime: null,
 };
 window.lab = lab;
+
+// ------------------------------------------------------------- the boot
+
+const requestedRuntime = new URLSearchParams(location.search).get("runtime");
+
+async function loadManifest() {
+  let response;
+  try {
+    response = await fetch(MANIFEST.url); // preloaded by the page; revalidated by the server
+  } catch (error) {
+    throw new LoadError("network", MANIFEST, error.message);
+  }
+  if (!response.ok) throw new LoadError("http", MANIFEST, `HTTP ${response.status}`, { status: response.status });
+  try {
+    return await response.json();
+  } catch (error) {
+    throw new LoadError("corrupt", MANIFEST, "no es JSON válido");
+  }
+}
+
+// The first paint: the URL's own state if the build prepared it, else the
+// nearest prepared view (its selector values, defaults for the rest),
+// clearly marked as not yet the reader's.
+async function paintFromURL() {
+  const params = paramsFromURL();
+  const keys = Object.keys(params);
+  const exact = prepared.covers(keys);
+  let next = exact ? await prepared.view({ ...prepared.defaults, ...params }) : null;
+  if (next) return show(next, "prepared", { scrollToPanel: "panel" in params });
+  const near = {};
+  for (const key of keys) if (prepared.covers([key])) near[key] = params[key];
+  next = await prepared.view({ ...prepared.defaults, ...near }) ||
+    await prepared.view({ ...prepared.defaults });
+  if (!next) return false;
+  urlPending = true;
+  if (!show(next, "prepared")) return false;
+  const group = await prepared.group(next.state);
+  markPending(keys, group && group.reads);
+  return true;
+}
+
+async function boot() {
+  chrome.hideFault();
+  chrome.showStep("manifest");
+  if (!manifest) manifest = await loadManifest();
+  if (!painted) {
+    prepared = new Prepared(manifest.prepared && manifest.prepared[labName]);
+    painted = paintFromURL().then((ok) => {
+      paintedPrepared = ok;
+      if (ok && !live) enableControls();
+      return ok;
+    }, () => false);
+  }
+  const runtime = pickRuntime(manifest, requestedRuntime);
+  if (requestedRuntime !== null && requestedRuntime !== runtime.name && !pageNotices.length) {
+    pageNotices.push(`Se ignoró runtime=«${requestedRuntime}»: los entornos son «bundled» ` +
+      `y «current». Se usa «${runtime.name}».`);
+  }
+  try {
+    python = await bootPython({
+      manifest, runtime, have, suspect,
+      onBytes: (done, total) => { if (!fault) chrome.showBytes(done, total); },
+      onStep: (step) => { if (!fault && step !== "download") chrome.showStep(step); },
+    });
+  } catch (error) {
+    if (error.kind === "missing-numpy") error.runtime = runtime;
+    throw error;
+  }
+  python.onFault = (error) => failed(error);
+  await painted;
+  await (preLive = preLive.then(goLive));
+}
+
+async function goLive() {
+  const reply = await ask({ lab: labName, from: "url", state: paramsFromURL() });
+  if (!reply.ok) throw new LoadError("runtime", null, reply.error);
+  const scrollToPanel = "panel" in paramsFromURL() && (!paintedPrepared || urlPending);
+  urlPending = false;
+  show(reply.view, "python", { scrollToPanel });
+  pageNotices.length = 0;
+  lab.runtime = python.info;
+  chrome.showRuntime(python.info);
+  have.clear(); // the worker has its copy; free the page's
+  enableControls();
+  chrome.showReady();
+  performance.mark("lab:ready"); // read by scripts/bench.py
+  settleReady.resolve();
+  if (queue.length) scheduleFlush();
+}
+
+// A fault ends in a message, never an endless spinner: pending calls reject
+// with it, and «Reintentar» boots again in place, reusing what arrived.
+function failed(error) {
+  fault = error;
+  attempts += 1;
+  live = false;
+  if (python) python.stop();
+  python = null;
+  const message = chrome.describe(error).title;
+  for (const call of queue.splice(0)) call.reject(new Error(message));
+  clearPending();
+  const retryable = error.kind !== "missing-numpy";
+  let fallbackHref = null;
+  if (requestedRuntime !== null) {
+    const params = new URLSearchParams(location.search);
+    params.delete("runtime");
+    fallbackHref = `${location.pathname}${params.toString() ? `?${params}` : ""}`;
+  }
+  chrome.showFault(error, attempts, { onRetry: retryable ? retry : null, fallbackHref });
+  enableControls(Boolean(state)); // a prepared view stays usable
+  settleReady.reject(new Error(message));
+}
+
+function retry() {
+  fault = null;
+  newReady();
+  start();
+}
+
+function start() {
+  boot().catch((error) => failed(error instanceof LoadError ? error
+    : new LoadError("runtime", null, error && error.message ? error.message : String(error))));
+}
+
+chrome.trackBarHeight();
+start();
 
 // ---------------------------------------------------------------- events
 // Every control only ever sends a partial state through lab.set.
@@ -265,10 +518,11 @@ function shuffled(items) {
   return out;
 }
 
-// Buttons with data-action send one of these partial states.
+// Buttons with data-action send one of these partial states (or, for
+// page-only actions, do their work and return null).
 const ACTIONS = {
   "notices-close": () => {
-    renderNotices(noticeList, []);
+    chrome.showNotices([]);
     return null;
   },
   "exercise-go": () => ({ sentence: "parque", query: 1, key: 3, mask: "bidirectional", head: "lugar" }),
@@ -278,35 +532,31 @@ const ACTIONS = {
   "order-swap": () => ({ order: [0, 4, 2, 3, 1] }),
   "order-shuffle": () => ({ order: shuffled(state.order) }),
 };
+
 // After an action, what the reader should look at: the exercise's result.
 const AFTER = {
   "exercise-go": () => {
     const cells = document.querySelectorAll("#score-tables td.focus");
     if (!cells.length) return;
-    cells[0].scrollIntoView({ block: "center", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+    const smooth = !matchMedia("(prefers-reduced-motion: reduce)").matches;
+    cells[0].scrollIntoView({ block: "center", behavior: smooth ? "smooth" : "auto" });
     for (const cell of cells) {
       cell.classList.remove("flash");
       void cell.offsetWidth; // restart the animation
       cell.classList.add("flash");
     }
     const block = view.arithmetic.blocks[0];
-    announce(`Ejercicio listo: puntuación de ${view.arithmetic.query} → ${view.arithmetic.key}, ` +
-      `${block.score}; peso, ${block.weight}.`);
+    chrome.announce(`Ejercicio listo: puntuación de ${view.arithmetic.query} → ` +
+      `${view.arithmetic.key}, ${block.score}; peso, ${block.weight}.`);
   },
 };
-
-function announce(text) {
-  const region = document.getElementById("announce");
-  if (region) region.textContent = text;
-}
 
 document.addEventListener("click", (event) => {
   const button = event.target.closest("button[data-action]");
   if (!button) return;
   const action = ACTIONS[button.dataset.action];
   if (!action) throw new Error(`no hay una acción llamada «${button.dataset.action}»`);
-  const after = AFTER[button.dataset.action];
   const partial = action();
+  const after = AFTER[button.dataset.action];
   if (partial) set(partial).then(() => after && after()).catch(() => {});
 });
-ready.catch(() => {});

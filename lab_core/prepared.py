@@ -1,0 +1,143 @@
+"""Views prepared at build time, so a page paints its tables before Python is live.
+
+A reader who opens a shared link, or changes a select while Python boots,
+should see that state at once. The build renders every state a reader can
+reach with the page's selects and steppers (each lab's SELECTORS) with the
+same lab_core, in CPython, and stores the views compactly: a view is made of
+parts (lab.PARTS), each built by a builder that declares the state keys it
+reads, so a part is stored once per combination of *those* keys, not once per
+state. A group file holds the parts for one combination of the group keys
+(the attention page: sentence, mask, head), so the page fetches one small
+file for its first paint and another when one of those keys changes.
+
+Group file (JSON, in views/<hash>/<lab>/<group>.json):
+    {"reads": {view key: [state keys]},
+     "parts": {view key: {lookup: value}}}
+where lookup joins the URL form of each read key's value with "|" (see
+lookup()). The page assembles a view by looking up each part; a state is
+prepared when every part is found. The page never computes a part: it only
+looks one up, and falls back to waiting for Python when one is missing.
+
+Index (in manifest.json, "prepared"): {lab: {"path", "group", "selectors",
+"defaults", "contract", "choices" (the values of each group key), "files",
+"states" (how many states are prepared)}}.
+"""
+from __future__ import annotations
+
+import importlib
+import itertools
+import json
+
+from .state import _url_text, update_state
+from .views import CONTRACT_VERSION, LABS, render
+
+# Candidate values per selector key; invalid combinations (a query beyond the
+# sentence) are dropped by the lab's own SPEC.
+CANDIDATES = {
+    "query": range(8),
+    "key": range(8),
+    "step": range(1, 9),
+}
+FIXED_PARTS = ("lab", "contract", "notices")
+
+
+def lab_module(lab_name):
+    return importlib.import_module(LABS[lab_name])
+
+
+def lookup(values):
+    """The lookup text of a list of state values: 'parque|1|1;0'."""
+    return "|".join(_url_text(v) for v in values)
+
+
+def group_name(lab, state):
+    keys = group_keys(lab)
+    return "-".join(_url_text(state[k]) for k in keys) or "default"
+
+
+def group_keys(lab):
+    return tuple(k for k in ("sentence", "mask", "head") if k in lab.SELECTORS)
+
+
+def part_reads(lab):
+    """view key -> the state keys its value depends on."""
+    reads = {name: list(build.keys) for name, build in lab.PARTS}
+    reads.update({name: [] for name in FIXED_PARTS})
+    # The state and its URL form vary with the selectors only: every other
+    # key is read by some part, which is found only for its default value.
+    reads["state"] = list(lab.SELECTORS)
+    reads["query_string"] = list(lab.SELECTORS)
+    return reads
+
+
+def selector_states(lab):
+    """Every valid state that differs from the default only in selector keys."""
+    spec = lab.SPEC
+    choices = []
+    for key in lab.SELECTORS:
+        names = spec.keys[key].names
+        choices.append(list(names) if names else list(CANDIDATES[key]))
+    seen = set()
+    for values in itertools.product(*choices):
+        try:
+            state = update_state(spec, None, dict(zip(lab.SELECTORS, values)))
+        except ValueError:
+            continue
+        marker = lookup(state[k] for k in lab.SELECTORS)
+        if marker not in seen:
+            seen.add(marker)
+            yield state
+
+
+def check_coverage(lab):
+    """Every non-selector key must be read by some part (see part_reads)."""
+    read = {k for _, build in lab.PARTS for k in build.keys}
+    missing = [k for k in lab.SPEC.parsers if k not in read and k not in lab.SELECTORS]
+    if missing:
+        raise ValueError("prepared views: no part reads %s" % ", ".join(missing))
+
+
+def prepare(lab_name):
+    """(groups, index): group name -> group file dict, and the lab's index entry."""
+    lab = lab_module(lab_name)
+    check_coverage(lab)
+    reads = part_reads(lab)
+    groups = {}
+    for state in selector_states(lab):
+        view = render(lab_name, state)
+        view["notices"] = []
+        group = groups.setdefault(group_name(lab, state), {"reads": reads, "parts": {}})
+        for name, keys in reads.items():
+            group["parts"].setdefault(name, {})[lookup(state[k] for k in keys)] = view[name]
+    choices = {key: sorted({_url_text(state[key]) for state in selector_states(lab)})
+               for key in group_keys(lab)}
+    index = {"group": list(group_keys(lab)), "selectors": list(lab.SELECTORS),
+             "defaults": lab.SPEC.default_state(), "contract": CONTRACT_VERSION,
+             "choices": choices, "files": sorted(groups)}
+    return groups, index
+
+
+def assemble(group, state):
+    """The view a group file holds for a state, or None: the page's look-up, in
+    Python, so the build can check every prepared view against render()."""
+    view = {}
+    for name, keys in group["reads"].items():
+        part = group["parts"][name].get(lookup(state[k] for k in keys))
+        if part is None:
+            return None
+        view[name] = part
+    return view
+
+
+def verify(lab_name, groups):
+    """Every prepared state reassembles to exactly the view render() builds."""
+    lab = lab_module(lab_name)
+    count = 0
+    for state in selector_states(lab):
+        built = render(lab_name, state)
+        built["notices"] = []
+        got = assemble(groups[group_name(lab, state)], state)
+        if json.dumps(got, sort_keys=True) != json.dumps(built, sort_keys=True):
+            raise ValueError("prepared view differs from the live one for %s" % state)
+        count += 1
+    return count

@@ -1,0 +1,176 @@
+// The page chrome both labs share: the sticky bar (status line, download
+// progress, faults with their «Reintentar» button, notices), the polite live
+// region that announces results, and the runtime line in the footer. Text
+// goes in with textContent only.
+
+import { renderNotices } from "./render.js";
+
+const statusBox = document.getElementById("status");
+const statusText = document.getElementById("status-text");
+const progress = document.getElementById("progress");
+const fault = document.getElementById("fault");
+const noticeList = document.getElementById("notices");
+
+const MB = new Intl.NumberFormat("es-ES", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+// What a reader is told while the lab gets ready, step by step.
+const STEPS = {
+  manifest: "Preparando la descarga",
+  download: "Descargando Python y NumPy",
+  python: "Arrancando Python en tu navegador",
+  numpy: "Preparando NumPy, la biblioteca de cálculo",
+  lab: "Cargando el laboratorio",
+};
+
+// The status line while loading: a note about the view on screen (prepared,
+// approximate, a change pending) followed by the boot's progress.
+let note = "";
+let stepText = "Preparando Python en el navegador";
+
+function drawLoading() {
+  statusBox.dataset.phase = "loading";
+  const step = note ? stepText.charAt(0).toLowerCase() + stepText.slice(1) : stepText;
+  statusText.textContent = `${note ? `${note}; ` : ""}${step}…`;
+}
+
+export function setStatus(phase, text) {
+  statusBox.dataset.phase = phase;
+  statusText.textContent = text;
+  if (phase !== "loading") progress.hidden = true;
+}
+
+// What the view on screen is while Python boots: "" once it is live.
+export function setNote(text) {
+  note = text;
+  if (statusBox.dataset.phase === "loading") drawLoading();
+}
+
+// A boot step, in plain Spanish.
+export function showStep(step) {
+  stepText = STEPS[step] || step;
+  drawLoading();
+}
+
+export function showBytes(done, total) {
+  progress.hidden = false;
+  progress.max = total;
+  progress.value = done;
+  stepText = `${STEPS.download}: ${MB.format(done / 1e6)} de ${MB.format(total / 1e6)} MB`;
+  progress.setAttribute("aria-valuetext", stepText);
+  drawLoading();
+}
+
+export function showReady() {
+  note = "";
+  setStatus("ready", "Listo: Python calcula en vivo.");
+}
+
+// ------------------------------------------------------------------ faults
+
+const HTTP_WORDS = {
+  404: "no está en el servidor (error 404)",
+  403: "no está permitido en el servidor (error 403)",
+  500: "falló en el servidor (error 500)",
+  502: "no llegó: el servidor intermedio falló (error 502)",
+  503: "no llegó: el servidor no está disponible ahora (error 503)",
+  504: "no llegó a tiempo desde el servidor (error 504)",
+};
+
+// A fault, in words a student understands: what failed, why, what to do.
+export function describe(error) {
+  const what = error.file ? error.file.label : "Python";
+  const detail = error.file ? `${error.file.url}: ${error.message}` : error.message;
+  const retry = "Pulsa «Reintentar»; lo que ya llegó no se vuelve a descargar.";
+  switch (error.kind) {
+    case "network":
+      return { title: `No se pudo descargar ${what}: se cortó la conexión con el servidor.`,
+        advice: `Comprueba tu conexión a internet. ${retry}`, detail };
+    case "http": {
+      const words = HTTP_WORDS[error.status] || `no llegó (el servidor respondió con el error ${error.status})`;
+      const advice = error.status >= 500
+        ? `Es un fallo del servidor: espera un momento y ${retry.charAt(0).toLowerCase()}${retry.slice(1)}`
+        : "Avisa a quien publicó el laboratorio. Mientras tanto puedes leer la vista preparada.";
+      return { title: `${capitalize(what)} ${words}.`, advice, detail };
+    }
+    case "corrupt":
+      return { title: error.truncated
+        ? `${capitalize(what)} llegó incompleto: la descarga se quedó a medias.`
+        : `${capitalize(what)} llegó dañado: su contenido no es el publicado.`,
+      advice: "Pulsa «Reintentar» para descargarlo de nuevo.", detail };
+    case "timeout":
+      return { title: error.file
+        ? `La descarga de ${what} lleva 30 segundos sin avanzar.`
+        : "Python lleva 30 segundos sin avanzar al arrancar.",
+      advice: `Si tu conexión es lenta, espera un poco. ${retry}`, detail };
+    case "script":
+      return { title: `No se pudo cargar ${what}.`,
+        advice: `Comprueba la conexión. ${retry}`, detail };
+    case "missing-numpy":
+      return { title: `El entorno «${error.runtime.name}» arrancó, pero no tiene NumPy, la biblioteca de cálculo.`,
+        advice: "Su NumPy no está publicado en ningún registro de paquetes ni en este servidor. " +
+          "Usa el entorno incluido (enlace de la derecha), o copia una rueda de NumPy para él en " +
+          "wheels-current/ y vuelve a construir el sitio.",
+        detail: `Pyodide ${error.runtime.pyodide}, Python ${error.runtime.python}: ${error.message}` };
+    default:
+      return { title: "Python no pudo arrancar en este navegador.",
+        advice: `${retry} Si vuelve a fallar, prueba con otro navegador actualizado.`, detail };
+  }
+}
+
+function capitalize(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+// The fault panel: message, advice, a collapsible technical line, and the
+// «Reintentar» button (and, when another runtime was asked for, a link back
+// to the default one). `attempt` counts failed boots.
+export function showFault(error, attempt, { onRetry, fallbackHref } = {}) {
+  const text = describe(error);
+  setStatus("error", attempt > 1 ? `Ha vuelto a fallar (intento ${attempt}).` : "No se pudo arrancar el laboratorio.");
+  fault.hidden = false;
+  fault.querySelector(".fault-title").textContent = text.title;
+  fault.querySelector(".fault-advice").textContent = text.advice;
+  fault.querySelector(".fault-detail").textContent = text.detail;
+  const button = fault.querySelector(".fault-retry");
+  button.hidden = !onRetry;
+  button.disabled = false;
+  button.onclick = onRetry ? () => {
+    button.disabled = true;
+    onRetry();
+  } : null;
+  const link = fault.querySelector(".fault-fallback");
+  link.hidden = !fallbackHref;
+  if (fallbackHref) link.href = fallbackHref;
+}
+
+export function hideFault() {
+  fault.hidden = true;
+}
+
+// ---------------------------------------------------------- notices, voice
+
+export function showNotices(messages) {
+  renderNotices(noticeList, messages);
+}
+
+export function announce(text) {
+  const region = document.getElementById("announce");
+  if (region.textContent === text) region.textContent = "";
+  region.textContent = text;
+}
+
+export function showRuntime(info) {
+  document.getElementById("runtime-text").textContent =
+    `Pyodide ${info.pyodide} · Python ${info.python} · NumPy ${info.numpy} ` +
+    `(entorno «${info.name}», sin red)`;
+}
+
+// Whatever scrolls into view (a panel, a focused control) lands below the
+// sticky bar: the CSS reads its height from --bar-height.
+export function trackBarHeight() {
+  const bar = document.getElementById("lab-bar");
+  new ResizeObserver(() => {
+    const sticky = getComputedStyle(bar).position === "sticky";
+    document.documentElement.style.setProperty("--bar-height", sticky ? `${bar.offsetHeight + 8}px` : "0px");
+  }).observe(bar);
+}

@@ -1,0 +1,114 @@
+// Downloads the files the boot needs, and says exactly what went wrong when
+// one does not arrive. Every file comes from manifest.json with its size and
+// SHA-256 (written by scripts/build.py), so a failure is classified:
+//   network  the connection failed or was cut
+//   http     the server answered with an error status
+//   corrupt  the file arrived truncated or with other content
+//   timeout  no byte arrived for STALL_MS
+// Files already downloaded are kept by the caller, so a retry fetches only
+// what is missing (and re-fetches a corrupt file past the HTTP cache).
+
+export const STALL_MS = 30000;
+
+export class LoadError extends Error {
+  // kind: network | http | corrupt | timeout | runtime | missing-numpy | script
+  constructor(kind, file, detail, extra = {}) {
+    super(detail);
+    this.name = "LoadError";
+    this.kind = kind;
+    this.file = file; // {url, label, ...} or null
+    Object.assign(this, extra);
+  }
+}
+
+// A timer that fires when nothing has happened for STALL_MS.
+export function stallTimer(onStall) {
+  let timer = setTimeout(onStall, STALL_MS);
+  return {
+    poke() {
+      clearTimeout(timer);
+      timer = setTimeout(onStall, STALL_MS);
+    },
+    stop() {
+      clearTimeout(timer);
+    },
+  };
+}
+
+async function sha256(buffer) {
+  // Not available on a plain-http LAN address (not a secure context): the
+  // size check still catches a truncated file.
+  if (!globalThis.crypto || !crypto.subtle) return null;
+  const digest = await crypto.subtle.digest("SHA-256", buffer);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// One file, as an ArrayBuffer; onBytes(n) reports progress as it streams.
+export async function download(file, { onBytes = () => {}, fresh = false } = {}) {
+  const controller = new AbortController();
+  let stalled = false;
+  const stall = stallTimer(() => {
+    stalled = true;
+    controller.abort();
+  });
+  const fail = (error) => {
+    if (stalled) return new LoadError("timeout", file, `sin datos durante ${STALL_MS / 1000} s`);
+    return new LoadError("network", file, error && error.message ? error.message : String(error));
+  };
+  try {
+    let response;
+    try {
+      response = await fetch(file.url, { signal: controller.signal, cache: fresh ? "reload" : "default" });
+    } catch (error) {
+      throw fail(error);
+    }
+    if (!response.ok) {
+      throw new LoadError("http", file, `HTTP ${response.status}`, { status: response.status });
+    }
+    const reader = response.body.getReader();
+    const chunks = [];
+    let received = 0;
+    for (;;) {
+      let part;
+      try {
+        part = await reader.read();
+      } catch (error) {
+        throw fail(error);
+      }
+      if (part.done) break;
+      chunks.push(part.value);
+      received += part.value.length;
+      onBytes(part.value.length);
+      stall.poke();
+    }
+    const bytes = new Uint8Array(received);
+    let offset = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset);
+      offset += chunk.length;
+    }
+    if (file.size !== undefined && received !== file.size) {
+      throw new LoadError("corrupt", file, `llegaron ${received} bytes de ${file.size}`,
+        { truncated: received < file.size });
+    }
+    const digest = file.sha256 ? await sha256(bytes.buffer) : null;
+    if (digest !== null && digest !== file.sha256) {
+      throw new LoadError("corrupt", file, `SHA-256 ${digest.slice(0, 12)}… en vez de ${file.sha256.slice(0, 12)}…`);
+    }
+    return bytes.buffer;
+  } finally {
+    stall.stop();
+  }
+}
+
+// JSON that may be missing or broken without harm (a prepared view): null then.
+export async function optionalJSON(url) {
+  try {
+    const response = await fetch(url);
+    if (!response.ok) return null;
+    const data = await response.json();
+    return data && typeof data === "object" ? data : null;
+  } catch (error) {
+    return null;
+  }
+}

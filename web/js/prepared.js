@@ -1,0 +1,78 @@
+// Views prepared at build time by lab_core itself (lab_core/prepared.py), so
+// the page paints a state's tables before Python is live: the state a link
+// names, and any change a reader makes with the selects meanwhile.
+//
+// A view is assembled by look-up only: each part of the view is stored under
+// the URL form of the state keys it reads. A state is prepared when every
+// part is found; otherwise (or when a file is missing or malformed) the
+// answer is null and the page waits for Python, without a word to the reader.
+
+import { optionalJSON } from "./download.js";
+
+// The URL form of a value, as lab_core writes it: 1, 0.5, "parque", [1, 0] -> "1;0".
+function urlText(value) {
+  if (Array.isArray(value)) {
+    const parts = value.map(urlText);
+    return parts.includes(null) ? null : parts.join(";");
+  }
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : null;
+  return typeof value === "string" ? value : null;
+}
+
+export class Prepared {
+  // index: manifest.prepared[lab] = {path, group, selectors, defaults, files}
+  constructor(index) {
+    this.index = index;
+    this.groups = new Map(); // file name -> Promise<group or null>
+  }
+
+  get defaults() {
+    return this.index ? this.index.defaults : null;
+  }
+
+  // Does a partial change only keys the page can prepare?
+  covers(keys) {
+    return Boolean(this.index) && keys.every((key) => this.index.selectors.includes(key));
+  }
+
+  group(state) {
+    const parts = this.index.group.map((key) => urlText(state[key]));
+    if (parts.includes(null)) return Promise.resolve(null);
+    const name = parts.join("-") || "default";
+    if (!this.index.files.includes(name)) return Promise.resolve(null);
+    if (!this.groups.has(name)) {
+      this.groups.set(name, optionalJSON(new URL(`${this.index.path}${name}.json`, document.baseURI).href));
+    }
+    return this.groups.get(name);
+  }
+
+  // The state's prepared view, or null. `state` may hold URL text ("1") or
+  // values ("1" and 1 read the same).
+  async view(state) {
+    if (!this.index) return null;
+    const group = await this.group(state);
+    if (!group || typeof group.reads !== "object" || typeof group.parts !== "object") return null;
+    const view = {};
+    for (const [name, keys] of Object.entries(group.reads)) {
+      if (!Array.isArray(keys)) return null;
+      const lookup = keys.map((key) => urlText(state[key]));
+      if (lookup.includes(null)) return null;
+      const parts = group.parts[name];
+      const part = parts && Object.prototype.hasOwnProperty.call(parts, lookup.join("|"))
+        ? parts[lookup.join("|")] : undefined;
+      if (part === undefined) return null;
+      view[name] = part;
+    }
+    return view;
+  }
+
+  // Start fetching the groups a reader is likely to need next (cheap: each
+  // is a few kB compressed), once the first paint is done.
+  warm(state, keys) {
+    if (!this.index) return;
+    for (const key of keys) {
+      const names = (this.index.choices && this.index.choices[key]) || [];
+      for (const value of names) this.group({ ...state, [key]: value });
+    }
+  }
+}

@@ -1,0 +1,143 @@
+// The page's only path to Python: downloads the runtime (download.js), starts
+// the worker that hosts it (worker.js), follows its boot, and then carries
+// requests to lab_core and replies back.
+//
+// bootPython() keeps what it downloaded in `have` (url -> ArrayBuffer), so a
+// retry after a fault fetches only what is missing. Every way a boot can fail
+// ends in a LoadError, within STALL_MS of the last sign of progress.
+
+import { LoadError, STALL_MS, download, stallTimer } from "./download.js";
+
+const WORKER_URL = new URL("./worker.js", import.meta.url);
+const WORKER_FILE = { url: WORKER_URL.href, label: "el programa que ejecuta Python" };
+
+// The files of a runtime, and the lab_core wheel, as download.js wants them.
+function runtimeFiles(manifest, runtime) {
+  const base = new URL(runtime.indexURL, document.baseURI).href;
+  const files = runtime.files.map((file) => ({ ...file, url: base + file.name }));
+  const wheel = { ...manifest.wheel, url: new URL(manifest.wheel.path, document.baseURI).href };
+  return { base, files: [...files, wheel], wheel };
+}
+
+export function pickRuntime(manifest, requested) {
+  const known = Object.prototype.hasOwnProperty.call(manifest.runtimes, requested);
+  return manifest.runtimes[known ? requested : manifest.default_runtime];
+}
+
+class Python {
+  constructor(worker, info) {
+    this.worker = worker;
+    this.info = info;
+    this.waiting = new Map();
+    this.next = 1;
+    this.onFault = () => {};
+    worker.onmessage = (event) => this.receive(event.data);
+    worker.onerror = (event) => {
+      event.preventDefault();
+      this.fail(new LoadError("runtime", null, event.message || "el proceso de Python se detuvo"));
+    };
+  }
+
+  receive(message) {
+    if (message.type !== "reply") return;
+    const pending = this.waiting.get(message.id);
+    if (!pending) return;
+    this.waiting.delete(message.id);
+    if (message.reply === null) pending.reject(new LoadError("runtime", null, message.failure));
+    else pending.resolve({ text: message.reply, table: message.table });
+  }
+
+  // request (an object) -> {text, table}: the reply envelope as JSON text,
+  // and the article's py_table_data when Python published one.
+  call(request) {
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.worker.postMessage({ type: "call", id, request: JSON.stringify(request) });
+    });
+  }
+
+  fail(error) {
+    for (const pending of this.waiting.values()) pending.reject(error);
+    this.waiting.clear();
+    this.onFault(error);
+  }
+
+  stop() {
+    this.worker.terminate();
+  }
+}
+
+// Start the worker and follow its boot; resolves with a Python once lab_core
+// is imported. onStep(name): "python" | "numpy" | "lab".
+function startWorker(runtime, base, wheel, have, onStep) {
+  return new Promise((resolve, reject) => {
+    let worker;
+    try {
+      worker = new Worker(WORKER_URL, { type: "module" });
+    } catch (error) {
+      reject(new LoadError("script", WORKER_FILE, error.message));
+      return;
+    }
+    let step = "python";
+    const quit = (error) => {
+      stall.stop();
+      worker.terminate();
+      reject(error);
+    };
+    const stall = stallTimer(() => quit(new LoadError("timeout", null,
+      `el paso «${step}» lleva ${STALL_MS / 1000} s sin avanzar`, { step })));
+    worker.onerror = (event) => {
+      event.preventDefault();
+      // A worker whose script did not load reports an error without a message.
+      quit(event.message
+        ? new LoadError("runtime", null, event.message, { step })
+        : new LoadError("script", WORKER_FILE, "no se pudo cargar js/worker.js"));
+    };
+    worker.onmessage = (event) => {
+      const message = event.data;
+      stall.poke();
+      if (message.type === "step") {
+        step = message.step;
+        onStep(step);
+      } else if (message.type === "error") {
+        quit(new LoadError(message.kind, null, message.message, { step: message.step }));
+      } else if (message.type === "ready") {
+        stall.stop();
+        resolve(new Python(worker, Object.freeze({
+          name: runtime.name,
+          // The npm package's version: 0.17.1 reports itself as "0.17.0".
+          pyodide: runtime.pyodide,
+          python: message.python,
+          numpy: message.numpy,
+        })));
+      }
+    };
+    const files = {};
+    for (const [url, buffer] of have) files[url] = buffer;
+    worker.postMessage({ type: "boot", runtime, base, wheel: wheel.url, files });
+  });
+}
+
+// Download what is missing, then boot. `have` (url -> ArrayBuffer) and
+// `suspect` (urls that arrived corrupt) persist across retries.
+export async function bootPython({ manifest, runtime, have, suspect, onBytes, onStep }) {
+  const { base, files, wheel } = runtimeFiles(manifest, runtime);
+  const total = files.reduce((sum, file) => sum + file.size, 0);
+  let done = files.filter((file) => have.has(file.url)).reduce((sum, file) => sum + file.size, 0);
+  onBytes(done, total);
+  onStep("download");
+  const missing = files.filter((file) => !have.has(file.url));
+  await Promise.all(missing.map((file) => download(file, {
+    fresh: suspect.has(file.url),
+    onBytes: (n) => onBytes((done += n), total),
+  }).then((buffer) => {
+    have.set(file.url, buffer);
+    suspect.delete(file.url);
+  }, (error) => {
+    if (error.kind === "corrupt") suspect.add(file.url);
+    throw error;
+  })));
+  onBytes(total, total);
+  return startWorker(runtime, base, wheel, have, onStep);
+}
