@@ -44,7 +44,7 @@ def _size(name):
 def _heads(value, state):
     heads = parse_int(LABELS["heads"], value, 1, SIZE_MAX)
     if state["d_model"] % heads:
-        raise ValueError("Cabezas: d_model = %d no es divisible entre %s: cada cabeza "
+        raise ValueError("d_model = %d no es divisible entre %s: cada cabeza "
                          "necesita d_model/cabezas dimensiones enteras"
                          % (state["d_model"], plural(heads, "cabeza")))
     return heads
@@ -197,23 +197,43 @@ def position_panel(state):
     pe = b.sinusoidal_pe(n_pos, width)
     lam = b.wavelengths(width)
     omega = b.pair_frequencies(width)
-    rows = [{"label": "par %d (dims %d, %d)" % (i, 2 * i, 2 * i + 1), "cells": [
+    rows = [{"label": "pareja %d (coordenadas %d y %d)" % (i, 2 * i, 2 * i + 1), "cells": [
         d.cell(omega[i], d.fmt_sci(omega[i])), d.cell(lam[i], d.fmt(lam[i], 1))]}
         for i in range(len(lam))]
+    sine_only = b.sine_only_shift_error(n_pos, width, k)
     return {
         "heatmap": {
             "rows": n_pos, "cols": width,
             "values": [[round(d.num(v), 4) for v in row] for row in pe],
             "label": "PE(pos, i) para %d posiciones y d_model = %d" % (n_pos, width),
         },
-        "wavelengths": d.table("wavelengths", "Longitud de onda de cada par (d_model = %d)" % width,
-                               ["frecuencia ω", "longitud de onda 2π/ω"], rows, "par"),
-        "first": d.fmt(lam[0], 2),
-        "last": d.fmt(lam[-1], 0),
+        "wavelengths": d.table("wavelengths", "Longitud de onda de cada pareja (d_model = %d)"
+                               % width, ["frecuencia ω", "longitud de onda 2π/ω"], rows, "pareja"),
+        "waves": _waves_sentence(lam),
         "limit": d.fmt(b.PE_BASE * 2 * np.pi, 0),
         "shift": {"k": k, "error": d.fmt_error(b.shift_error(n_pos, width, k)),
-                  "sine_only": d.fmt_sci(b.sine_only_shift_error(n_pos, width, k))},
+                  "sine_only": d.fmt_error(sine_only),
+                  "verdict": _sine_verdict(k, sine_only)},
     }
+
+
+def _waves_sentence(lam):
+    """The fastest and slowest waves, said as the table shows them."""
+    if len(lam) == 1:
+        return ("Con d_model = 2 solo hay una pareja: su onda se repite cada %s posiciones (2π)."
+                % d.fmt(lam[0], 2))
+    return ("La onda más rápida se repite cada %s posiciones (2π); la más lenta, cada %s."
+            % (d.fmt(lam[0], 2), d.fmt(lam[-1], 2 if lam[-1] < 100 else 0)))
+
+
+def _sine_verdict(k, error):
+    if k == 0:
+        return ("Con k = 0 no hay nada que desplazar: la identidad sirve, con senos solos "
+                "o con parejas.")
+    if error < 1e-9:
+        return "Aquí, con tan pocas posiciones, incluso los senos solos bastan."
+    return ("Sin el coseno de su pareja, un seno no sabe si sube o baja: ningún mapa lineal "
+            "fijo recupera el desplazamiento, y el mejor posible falla en %s." % d.fmt_error(error))
 
 
 # ------------------------------------------------------------- 3. residuals
@@ -253,9 +273,11 @@ def _growth(depth):
              "cells": [d.cell(v) for v in values]} for layer, values in enumerate(growth)]
     plain, post, pre = growth[-1]
     first = growth[0][0]
-    summary = ("Tras %s: sin normalizar la norma es %s (%s tras la primera), post-norm la "
-               "deja en %s y pre-norm llega a %s." % (
-                   plural(depth, "capa"), d.fmt(plain), d.fmt(first), d.fmt(post), d.fmt(pre)))
+    summary = ("Tras %s: sin normalizar la norma es %s%s, post-norm la deja en %s y "
+               "pre-norm llega a %s." % (
+                   plural(depth, "capa"), d.fmt(plain),
+                   " (%s tras la primera)" % d.fmt(first) if depth > 1 else "",
+                   d.fmt(post), d.fmt(pre)))
     return (d.table("growth", "Norma de la activación tras cada capa",
                     ["sin normalizar", "post-norm", "pre-norm"], rows, "capa"), summary)
 
@@ -306,7 +328,7 @@ def ffn_panel(state):
                       - b.self_attention(x, eye, eye, eye)[1]).max(axis=1)
     return {
         "d_model": state["d_model"], "d_ff": state["d_ff"],
-        "ratio": d.fmt_short(state["d_ff"] / state["d_model"]),
+        "ratio": ratio_text(state["d_model"], state["d_ff"]),
         "plot": {"x": [d.num(v) for v in grid],
                  "series": [{"name": "GELU", "y": [d.num(v) for v in b.gelu(grid)]},
                             {"name": "ReLU", "y": [d.num(v) for v in b.relu(grid)]}]},
@@ -348,8 +370,9 @@ def shape_check(d_model, n_head, d_ff):
 def parameter_table(d_model, d_ff):
     """The article's table, with Spanish headers: {"headers", "rows"}.
 
-    The shares are rounded together, so the three shown add up to the 100,0 %
-    of the Total row; a share too small to show reads «< 0,1 %».
+    The shares show as many decimals as it takes for the three to add up to
+    the Total row's 100 % (the article's own table reads 33,3 + 66,7 + 0,1 =
+    100,1); a share too small to show reads «< 0,1 %».
     """
     counts = b.block_parameter_counts(d_model, d_ff)
     parts = [counts["attention"], counts["ffn"], counts["layernorm"]]
@@ -360,9 +383,15 @@ def parameter_table(d_model, d_ff):
             ["Atención", d.fmt_int(parts[0]), shares[0]],
             ["FFN", d.fmt_int(parts[1]), shares[1]],
             ["LayerNorm", d.fmt_int(parts[2]), shares[2]],
-            ["Total", d.fmt_int(counts["total"]), "100,0 %"],
+            ["Total", d.fmt_int(counts["total"]), d.total_share(shares)],
         ],
     }
+
+
+def ratio_text(d_model, d_ff):
+    """d_ff / d_model as read: '4', '0,002', or '< 0,001' (never a bare 0)."""
+    ratio = d_ff / d_model
+    return d.fmt_short(ratio, 3) if ratio >= 0.001 else "< 0,001"
 
 
 def share_sentence(d_model, d_ff):
@@ -370,10 +399,10 @@ def share_sentence(d_model, d_ff):
     counts = b.block_parameter_counts(d_model, d_ff)
     share = counts["ffn"] / counts["total"]
     attn_share = counts["attention"] / counts["total"]
-    ratio = d_ff / d_model
     shares = d.fmt_shares([counts["attention"], counts["ffn"], counts["layernorm"]])
-    ratio_text = ("d_ff = %s·d_model" % d.fmt_short(ratio, 3) if ratio >= 0.001 else
-                  "d_ff mucho menor que d_model")
+    ratio = ratio_text(d_model, d_ff)
+    ratio = ("d_ff = %s·d_model" % ratio if not ratio.startswith("<") else
+             "d_ff menor que una milésima de d_model")
     words = fraction_words(share)
     attn_words = fraction_words(attn_share)
     shares = [("menos del " + text[2:]) if text.startswith("<") else "el " + text
@@ -382,7 +411,7 @@ def share_sentence(d_model, d_ff):
             "Atención: 4·d_model²; FFN: 2·d_model·d_ff + d_ff + d_model. Si d_ff crece en "
             "proporción a d_model, las dos partes crecen como d_model² y el reparto depende "
             "solo de esa proporción." % (
-                ratio_text, shares[1], " (%s)" % words if words else "",
+                ratio, shares[1], " (%s)" % words if words else "",
                 shares[0], " (%s)" % attn_words if attn_words else ""))
 
 

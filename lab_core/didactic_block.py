@@ -14,12 +14,12 @@ ORDER_D_MODEL = 8  # width of the toy embeddings, even so PE can alternate
 ORDER_SEED = 7
 
 PANELS = {
-    "orden": "1 · La atención no ve el orden",
-    "posicion": "2 · Codificación posicional",
+    "orden": "1 · La atención no sabe en qué orden van las palabras",
+    "posicion": "2 · Codificación posicional sinusoidal",
     "residual": "3 · Conexiones residuales",
-    "layernorm": "4 · LayerNorm: pre-norm y post-norm",
+    "layernorm": "4 · LayerNorm, pre-norm y post-norm",
     "ffn": "5 · La red feed-forward",
-    "bloque": "6 · El bloque completo",
+    "bloque": "6 · El bloque completo (pre-norm)",
     "quiz": "7 · Quiz",
 }
 
@@ -45,7 +45,7 @@ QUIZ = (
                                    "transformación lineal en cualquier posición"),
                      ("rapidez", "Para calcularla más rápido")),
         "answer": "desplazar",
-        "explanation": "Cada par (seno, coseno) se gira con una matriz fija M_k. Con "
+        "explanation": "Cada par (seno, coseno) se gira con una matriz fija Mₖ. Con "
                        "senos solos ningún mapa lineal fijo hace ese desplazamiento.",
         "panel": "posicion",
     },

@@ -8,10 +8,10 @@ Rounding rules, one for the whole lab:
 - a single number rounds half up on its shortest decimal form (0,125 → 0,13,
   as a reader rounds by hand; Python's format() would round half to even);
 - numbers that must add up (a row of attention weights, the shares of a
-  parameter table) are rounded together by the largest-remainder method, so
-  the digits shown keep the sum shown; equal values always read equal
-  (`fmt_parts` adds a digit rather than split a tie);
-- a share that is not zero but rounds to zero reads «< 0,1 %», never «0,0 %».
+  parameter table) show as many decimals as it takes for the digits shown to
+  keep the sum shown (`fmt_parts`): each still reads as its own honest
+  rounding, and equal values always read equal;
+- a share that is not zero but rounds to zero reads «< 0,01 %», never «0,00 %».
 """
 from __future__ import annotations
 
@@ -74,24 +74,36 @@ def fmt_vector_short(values):
 
 
 def fmt_parts(values, digits=2, max_digits=4):
-    """Texts for values that must add up, rounded together: the digits shown
-    sum to the rounded total (largest-remainder method).
+    """Texts for values that must add up: each rounded on its own (half up),
+    with as many decimals as it takes (digits to max_digits) for the texts to
+    add up to the rounded total. 0,0529 + 0,8942 + 0,0529 read 0,053 + 0,894 +
+    0,053, never 0,05 + 0,89 + 0,05 (0,99). Every text stays the honest
+    rounding of its value, and equal values read equal.
 
-    0,0529 + 0,8942 + 0,0529 reads 0,05 + 0,90 + 0,05 (not 0,05 + 0,89 + 0,05).
-    Equal values always read equal: the units to hand out go to whole groups
-    of equal values (the groups with the largest remainders that make up the
-    count exactly); if no choice of groups does, a digit is added (up to
-    max_digits). Each text is within one unit of its last digit. Negative
-    values are not expected (weights, shares).
+    When no number of decimals makes them add up (a row like 0,75677 +
+    3 × 0,05596 + 2 × 0,03768), one more decimal than asked is used and the
+    units are handed out by the largest-remainder method, to whole groups of
+    equal values: each text is then within one unit of its last decimal. Equal
+    values that even that cannot keep together (three thirds) read alone.
     """
     values = [float(v) for v in values]
+    total = sum(_decimal(v) for v in values)
     for places in range(digits, max_digits + 1):
+        texts = [fmt(v, places) for v in values]
+        shown = sum(_decimal(v).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+                    for v in values)
+        if shown == total.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP):
+            return texts
+    for places in range(min(digits + 1, max_digits), max_digits + 1):
         texts = _largest_remainder(values, places)
         if texts is not None:
             return texts
-    # Equal values whose sum no digit count can keep (three thirds): a tie
-    # must read as a tie, so each is rounded alone.
     return [fmt(v, digits) for v in values]
+
+
+def decimals(text):
+    """How many decimals a number text shows: '0,894' -> 3."""
+    return len(text.split(",")[1].split(" ")[0]) if "," in text else 0
 
 
 def _tie_groups(values):
@@ -131,12 +143,25 @@ def _largest_remainder(values, places):
 
 
 def fmt_shares(counts, digits=1):
-    """Percentages of a total, rounded together to sum 100; tiny ones read «< 0,1 %»."""
+    """Percentages of a total whose texts add up to 100 (see fmt_parts); a
+    share too small to show reads «< 0,01 %» (at the decimals used)."""
     total = float(sum(counts))
     texts = fmt_parts([100.0 * c / total for c in counts], digits, digits + 2)
-    smallest = "0," + "0" * (digits - 1) + "1" if digits else "1"
+    places = max(decimals(t) for t in texts)
+    smallest = "0," + "0" * (places - 1) + "1" if places else "1"
     return [("< %s %%" % smallest) if c and text.strip("0,") == "" else text + " %"
             for c, text in zip(counts, texts)]
+
+
+def sum_text(total, texts):
+    """A «suma» row: the total with as many decimals as the parts show."""
+    return fmt(total, max([decimals(t) for t in texts] + [2]))
+
+
+def total_share(shares):
+    """The «100,0 %» of a Total row, with the decimals its parts show."""
+    places = max(decimals(t.lstrip("< ")) for t in shares)
+    return fmt(100, places) + " %"
 
 
 def fmt_sci(x):

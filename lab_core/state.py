@@ -93,6 +93,13 @@ def choice(label, options):
     return parse
 
 
+def _missing(label, value):
+    """The message for an empty field, or None."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return "%s: falta el número" % label
+    return None
+
+
 def parse_int(label, value, low, high):
     """An integer in [low, high], given as a number or as decimal text."""
     number = None
@@ -105,7 +112,8 @@ def parse_int(label, value, low, high):
     elif isinstance(value, str) and _INT_TEXT.match(value.strip()):
         number = int(value.strip())
     if number is None:
-        raise ValueError("%s: «%s» no es un número entero" % (label, shown(value)))
+        raise ValueError(_missing(label, value) or
+                         "%s: «%s» no es un número entero" % (label, shown(value)))
     if not low <= number <= high:
         raise ValueError("%s: %s está fuera del rango %s a %s"
                          % (label, number_text(number), number_text(low), number_text(high)))
@@ -124,7 +132,8 @@ def parse_float(label, value, low, high):
         if _FLOAT_TEXT.match(text):
             number = float(text)
     if number is None or not math.isfinite(number):
-        raise ValueError("%s: «%s» no es un número finito" % (label, shown(value)))
+        raise ValueError(_missing(label, value) or
+                         "%s: «%s» no es un número finito" % (label, shown(value)))
     if not low <= number <= high:
         raise ValueError("%s: %s está fuera del rango %s a %s"
                          % (label, number_text(number), number_text(low), number_text(high)))

@@ -53,7 +53,8 @@ mask        {"open", "closed", "table", "predict"}; cells carry "diagonal".
 rope        {"theta", "angle_q", "angle_k", "q", "k", "q_m",
             "k_n", "score", "plain_score", "offset" (signed n − m), "sign" (what
             the sign of the offset changes), "norms", "drawing": {"extent",
-            "vectors": [{"name", "x", "y", "role", "moved"}]}, "table", "predict"}.
+            "label" (its text alternative), "vectors": [{"name", "x", "y",
+            "role", "moved", "null"}]}, "table", "predict"}.
 training    {"table" (null for a one-word sentence), "pairs" (which output is
             compared with which word), "loss", "leak_loss", "verdict"}.
 cache       {"step", "new_token", "heads", "cache", "counts",
@@ -68,8 +69,8 @@ order       {"original", "permuted", "weights", "weights_permuted" (tables),
             "pair": {"a", "b"}, "weights_gap", "out_gap", "pe_gap", "pe_differs",
             "changed" (false when the order is the original), "summary", "pe"}.
 position    {"heatmap": {"rows", "cols", "values" [rows][cols], "label"},
-            "wavelengths" (table), "first", "last", "limit",
-            "shift": {"k", "error", "sine_only"}}.
+            "wavelengths" (table), "waves" (fastest and slowest wave), "limit",
+            "shift": {"k", "error", "sine_only", "verdict"}}.
 residual    {"depth", "layers" ("12 capas"), "table", "plain", "residual", "summary"}.
 layernorm   {"x", "mean", "var", "normalized", "gamma", "beta", "out",
             "out_mean", "out_std", "growth" (table), "growth_summary"}.

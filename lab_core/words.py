@@ -52,10 +52,16 @@ def best(labels, values, tolerance=TIE_TOLERANCE):
     return [label for label, v in zip(labels, values) if top - v <= tolerance]
 
 
-def winner_sentence(labels, values, digits=2):
-    """«del (0,41)», or «empate entre del y de (0,41 cada una)»."""
+def winner_sentence(labels, values, texts=None):
+    """«del (0,41)», or «empate entre del y de (0,41 cada una)».
+
+    `texts` are the values as the table beside the sentence shows them, so
+    the sentence quotes exactly what the reader sees.
+    """
     top = best(labels, values)
-    value = fmt(max(float(v) for v in values), digits)
+    values = [float(v) for v in values]
+    texts = texts or [fmt(v) for v in values]
+    value = texts[values.index(max(values))]
     if len(top) == 1:
         return "%s (%s)" % (top[0], value)
     return "empate entre %s (%s cada una)" % (join_words(top), value)

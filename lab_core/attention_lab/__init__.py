@@ -25,11 +25,11 @@ from .training import training_panel
 PANELS = {
     "puntuacion": "1 · De dónde sale una puntuación",
     "mezcla": "2 · La mezcla y el vocabulario",
-    "cabezas": "3 · Las cabezas",
-    "mascara": "4 · La máscara",
-    "rope": "5 · RoPE de una frecuencia",
-    "entrenamiento": "6 · Entrenar en paralelo",
-    "cache": "7 · Generar con caché KV",
+    "cabezas": "3 · Las cabezas, una a una y juntas",
+    "mascara": "4 · La máscara, antes de softmax",
+    "rope": "5 · RoPE con una sola frecuencia",
+    "entrenamiento": "6 · Entrenar todas las posiciones a la vez",
+    "cache": "7 · Generar paso a paso con caché KV",
 }
 THETA_MAX = round(math.pi, 2)  # one frequency in [0, π]: beyond π it aliases
 POSITION_MAX = 32
@@ -40,7 +40,7 @@ HEAD_LABELS = dict([(k, h["label"]) for k, h in HEADS.items()]
 
 LABELS = {
     "sentence": "Frase", "query": "Consulta", "mask": "Máscara", "head": "Cabeza",
-    "key": "Clave", "dk": "Anchura d_k", "theta": "Frecuencia θ",
+    "key": "Clave", "dk": "Anchura dₖ", "theta": "Frecuencia θ",
     "rope_m": "Posición m de la consulta", "rope_n": "Posición n de la clave",
     "rope_q": "Vector q", "rope_k": "Vector k", "step": "Paso", "panel": "Panel",
 }
@@ -110,7 +110,7 @@ def controls(state):
         "mask": choices("mask", MASK_LABELS),
         "head": choices("head", HEAD_LABELS),
         "dk": {"label": LABELS["dk"],
-               "options": options((w, "d_k = %d" % w) for w in scaling.WIDTHS)},
+               "options": options((w, "dₖ = %d" % w) for w in scaling.WIDTHS)},
         "step": {"label": LABELS["step"],
                  "options": options((t, "%d · llega «%s»" % (t, tokens[t - 1]))
                                     for t in range(1, len(tokens) + 1))},

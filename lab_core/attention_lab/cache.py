@@ -57,7 +57,10 @@ def prefix_comparison(state, step, head_ids):
     differ = ", ".join(_differences(here[:step], there[:step]))
     if prefix_same and not outputs_same:
         raise AssertionError("a causal prefix cannot give two outputs")
-    if prefix_same:
+    if prefix_same and step == 1:
+        verdict = ("iguales: en la posición 0 las dos frases tienen el mismo token (%s), y "
+                   "con la caché causal nada posterior cuenta" % here[0])
+    elif prefix_same:
         verdict = ("iguales: hasta la posición %d las dos frases tienen los mismos tokens "
                    "(%s), y con la caché causal nada posterior cuenta"
                    % (p, join_words(here[:step])))
@@ -111,9 +114,10 @@ def cache_panel(state):
         "heads": join_words([HEADS[h]["label"] for h in heads]),
         "cache": d.table("kv", "Caché tras el paso %d: %s de K y V"
                          % (step, "1 fila" if step == 1 else "%d filas" % step),
-                         ["K", "V", "peso de «%s»" % tokens[new]], cache_rows, "posición"),
+                         ["K", "V", "peso de «%s» (causal)" % tokens[new]], cache_rows,
+                         "posición"),
         "counts": d.table("projections", "Proyecciones calculadas (q, k y v%s)"
-                          % (", por cabeza × %d" % n_head if n_head > 1 else ""),
+                          % (", en %d cabezas" % n_head if n_head > 1 else ""),
                           ["con caché", "sin caché"], count_rows, "paso"),
         "check": {"max_diff": d.fmt_error(worst), "exact": worst < d.ROUND_OFF},
         "prefix": prefix_comparison(state, step, heads),

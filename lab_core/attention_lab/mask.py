@@ -36,9 +36,10 @@ def row_comparison(state, head_id):
         "la fila %d («%s» aquí, «%s» allí)" % (i, word, there[i])
     if seen_here == seen_there:
         if same_weights:
-            return False, ("Es idéntica: con la máscara %s %s solo ve %s, las mismas palabras "
-                           "en las dos frases." % (MASK_LABELS[mask_kind], who,
-                                                   join_words(seen_here)))
+            seen = ("«%s», la misma palabra" % seen_here[0] if len(seen_here) == 1 else
+                    "%s, las mismas palabras" % join_words(seen_here))
+            return False, ("Es idéntica: con la máscara %s %s solo ve %s en las dos frases."
+                           % (MASK_LABELS[mask_kind], who, seen))
         raise AssertionError("same visible words cannot give different weights")
     differ = ["%s/%s" % (a, b) for a, b in zip(seen_here, seen_there) if a != b]
     if len(seen_here) != len(seen_there):

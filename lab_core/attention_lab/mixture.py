@@ -24,7 +24,8 @@ def _mixture(run, head_id, i):
             d.cell(None, d.fmt_vector(weights[j] * v[j])),
         ]})
     rows.append({"label": "suma", "selected": True, "cells": [
-        d.cell(weights.sum()), d.cell(None, ""), d.cell(None, d.fmt_vector(run["out"][i]))]})
+        d.cell(weights.sum(), d.sum_text(weights.sum(), texts)), d.cell(None, ""),
+        d.cell(None, d.fmt_vector(run["out"][i]))]})
     return {
         "head": HEADS[head_id]["label"],
         "out": d.fmt_vector(run["out"][i]),
@@ -47,12 +48,13 @@ def mixture_panel(state):
     rows = [{"label": word, "selected": word in top,
              "cells": [d.cell(logits[i, w]), d.cell(probs[i, w], text)]}
             for word, w, text in zip(words, order, texts)]
-    rows.append({"label": "suma", "cells": [d.cell(None, ""), d.cell(probs[i].sum())]})
+    rows.append({"label": "suma", "cells": [
+        d.cell(None, ""), d.cell(probs[i].sum(), d.sum_text(probs[i].sum(), texts))]})
     return {
         "blocks": [_mixture(run, h, i) for h, run in head_runs(state).items()],
         "vocab": {
             "query": tokens[i],
-            "best": winner_sentence(words, probs[i][order]),
+            "best": winner_sentence(words, probs[i][order], texts),
             "table": d.table("vocab", "Siguiente palabra tras «%s» (vocabulario)" % tokens[i],
                              ["logit", "probabilidad"], rows, "palabra"),
         },

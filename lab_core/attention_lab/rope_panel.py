@@ -19,22 +19,47 @@ def _offset_table(q, k, theta, offset):
     rows = [{"label": "n − m = %s" % d.fmt_signed(off), "selected": off == offset,
              "cells": [d.cell(rope_score(q, k, m, m + off, theta)) for m in columns]}
             for off in offsets]
-    return d.table("rope", "q_m · k_n según el desplazamiento n − m (θ = %s)" % d.fmt(theta),
+    return d.table("rope", "qₘ · kₙ según el desplazamiento n − m (θ = %s)" % d.fmt(theta),
                    ["m = %d" % m for m in columns], rows, "desplazamiento")
 
 
 def _sign_sentence(q, k, theta, offset, score):
+    """What the sign of n − m changes, from the geometry of q and k.
+
+    q · R(δ)k − q · R(−δ)k = 2·sin δ·(q₂k₁ − q₁k₂): the two signs give the same
+    score exactly when sin δ = 0 or q and k are parallel (or one is null).
+    """
     if offset == 0:
-        return ("Con n − m = 0 los dos vectores giran lo mismo: q_m · k_n = q · k = %s."
+        return ("Con n − m = 0 los dos vectores giran lo mismo: qₘ · kₙ = q · k = %s."
                 % d.fmt(score, 3))
     mirrored = rope_score(q, k, 0, -offset, theta)
-    text = ("Con n − m = %s, q_m · k_n = %s; con n − m = %s valdría %s"
+    text = ("Con n − m = %s, qₘ · kₙ = %s; con n − m = %s valdría %s"
             % (d.fmt_signed(offset), d.fmt(score, 3), d.fmt_signed(-offset),
                d.fmt(mirrored, 3)))
-    if same(score, mirrored):
-        return text + (": con estos vectores el signo no cambia nada, pero con otros sí "
-                       "(prueba q = (1; 1)).")
-    return text + ": el desplazamiento tiene signo, no es una distancia."
+    if not same(score, mirrored):
+        return text + ": el desplazamiento tiene signo, no es una distancia."
+    if not q.any() or not k.any():
+        return text + ": con un vector nulo el producto es 0 en cualquier posición."
+    if abs(q[1] * k[0] - q[0] * k[1]) < 1e-12:
+        return text + (": q y k son paralelos, y girar uno hacia un lado o hacia el otro "
+                       "da el mismo producto. Con vectores no paralelos el signo sí cuenta.")
+    return text + (": con este ángulo, (n − m)·θ = %s rad, girar hacia un lado o hacia el "
+                   "otro da lo mismo. Con otro desplazamiento el signo sí cuenta."
+                   % d.fmt(offset * theta))
+
+
+def _angle_text(angle):
+    """An angle in radians, and its reduction to [0, 2π) when it is larger."""
+    turns = angle / (2 * np.pi)
+    if angle < 2 * np.pi:
+        return d.fmt(angle)
+    return "%s (%s + %s)" % (d.fmt(angle), "%d·2π" % int(turns), d.fmt(angle % (2 * np.pi)))
+
+
+def _arrow(name, vector, role, moved):
+    """A vector of the drawing; a null vector has no direction and no arrow."""
+    return {"name": name, "x": d.num(vector[0]), "y": d.num(vector[1]), "role": role,
+            "moved": moved, "null": not np.any(vector)}
 
 
 @reads("theta", "rope_m", "rope_n", "rope_q", "rope_k")
@@ -47,31 +72,32 @@ def rope_panel(state):
     shifted = rope_score(q, k, m + 1, n + 1, theta)
     extent = max(1.0, float(np.linalg.norm(q)), float(np.linalg.norm(k)))
     unchanged = same(shifted, score)
+    vectors = [_arrow("q", q, "q", False), _arrow("k", k, "k", False)]
+    # A rotation by 0 leaves the vector where it was: one arrow, one label.
+    if m * theta:
+        vectors.append(_arrow("qₘ", q_m, "q", True))
+    if n * theta:
+        vectors.append(_arrow("kₙ", k_n, "k", True))
     return {
         "theta": d.fmt(theta),
-        "angle_q": d.fmt(m * theta), "angle_k": d.fmt(n * theta),
+        "angle_q": _angle_text(m * theta), "angle_k": _angle_text(n * theta),
         "q": d.fmt_vector(q), "k": d.fmt_vector(k),
         "q_m": d.fmt_vector(q_m), "k_n": d.fmt_vector(k_n),
         "score": d.fmt(score, 3),
         "plain_score": d.fmt(float(q @ k), 3),
         "offset": d.fmt_signed(offset),
         "sign": _sign_sentence(q, k, theta, offset, score),
-        "norms": "|q| = %s = |q_m|; |k| = %s = |k_n|" % (
+        "norms": "|q| = %s = |qₘ|; |k| = %s = |kₙ|" % (
             d.fmt(np.linalg.norm(q), 3), d.fmt(np.linalg.norm(k), 3)),
-        "drawing": {
-            "extent": d.num(extent),
-            "vectors": [
-                {"name": "q", "x": d.num(q[0]), "y": d.num(q[1]), "role": "q", "moved": False},
-                {"name": "k", "x": d.num(k[0]), "y": d.num(k[1]), "role": "k", "moved": False},
-                {"name": "q_m", "x": d.num(q_m[0]), "y": d.num(q_m[1]), "role": "q", "moved": True},
-                {"name": "k_n", "x": d.num(k_n[0]), "y": d.num(k_n[1]), "role": "k", "moved": True},
-            ],
-        },
+        "drawing": {"extent": d.num(extent), "vectors": vectors,
+                    "label": "q = %s y k = %s, girados %s y %s rad: qₘ = %s, kₙ = %s"
+                             % (d.fmt_vector(q), d.fmt_vector(k), d.fmt(m * theta),
+                                d.fmt(n * theta), d.fmt_vector(q_m), d.fmt_vector(k_n))},
         "table": _offset_table(q, k, theta, offset),
         "predict": {
             "id": "pred-rope:%s:%d:%d:%s:%s" % (state["theta"], m, n, state["rope_q"],
                                                 state["rope_k"]),
-            "question": "Si sumas 1 a m y también a n, ¿qué le pasa a q_m · k_n?",
+            "question": "Si sumas 1 a m y también a n, ¿qué le pasa a qₘ · kₙ?",
             "options": options([("sube", "sube"), ("baja", "baja"), ("igual", "no cambia")]),
             "answers": ["igual" if unchanged else "sube" if shifted > score else "baja"],
             "explanation": "Vale %s antes y %s después: solo importa el desplazamiento "

@@ -64,6 +64,7 @@ def score_tables(state):
 
 def _why(run, i, j):
     tokens, raw = run["tokens"], run["scores"][i, j]
+    weight = weight_texts(run["weights"][i], run["mask"][i])[j]
     if not run["mask"][i, j]:
         return ("«%s» (posición %d) va después de «%s» (posición %d). Con la máscara "
                 "causal una consulta solo ve su pasado y a sí misma, así que la puntuación "
@@ -71,10 +72,10 @@ def _why(run, i, j):
                 "valdría %s." % (tokens[j], j, tokens[i], i, d.fmt(raw)))
     row = np.where(run["mask"][i], run["scores"][i], -np.inf)
     exps = np.where(run["mask"][i], np.exp(row - row.max()), 0.0)
-    return ("El peso de «%s» es e^(%s − %s) dividido por la suma de la fila: %s / %s = %s. "
+    return ("El peso de «%s» es e^(%s − %s) dividido por la suma de la fila: %s / %s ≈ %s. "
             "Depende también de las demás puntuaciones: si otra clave sube, este peso baja."
             % (tokens[j], d.fmt(raw), d.fmt(row.max()), d.fmt(exps[j], 3),
-               d.fmt(exps.sum(), 3), d.fmt(run["weights"][i, j])))
+               d.fmt(exps.sum(), 3), weight))
 
 
 def _softmax_table(run, head_id, i, j):
@@ -92,7 +93,7 @@ def _softmax_table(run, head_id, i, j):
         ]})
     rows.append({"label": "suma", "cells": [
         d.cell(None, ""), d.cell(exps.sum(), d.fmt(exps.sum(), 3)),
-        d.cell(run["weights"][i].sum())]})
+        d.cell(run["weights"][i].sum(), d.sum_text(run["weights"][i].sum(), weights))]})
     return d.table("softmax-" + head_id, "Softmax de la fila de «%s»" % tokens[i],
                    ["puntuación", "e^(p − máx)", "peso"], rows, "clave")
 
@@ -121,9 +122,12 @@ def arithmetic_panel(state):
     tokens = tokens_of(state)
     head_id = shown_heads(state)[0]
     weights = runs[head_id]["weights"][i]
+    texts = weight_texts(weights, runs[head_id]["mask"][i])
     words = list(dict.fromkeys(tokens))
     # A word that appears twice gets the larger of its weights.
-    per_word = [max(weights[c] for c, w in enumerate(tokens) if w == word) for word in words]
+    columns = [max((c for c, w in enumerate(tokens) if w == word), key=lambda c: weights[c])
+               for word in words]
+    per_word = [weights[c] for c in columns]
     top = best(words, per_word)
     return {
         "query": tokens[i],
@@ -135,8 +139,9 @@ def arithmetic_panel(state):
                         % (HEADS[head_id]["label"], tokens[i]),
             "options": options((w, w) for w in words),
             "answers": top,
-            "explanation": "Más peso: %s. Cuentan todas las puntuaciones abiertas de la "
-                           "fila, no solo la mayor." % winner_sentence(words, per_word),
+            "explanation": "Más peso: %s. Un peso no depende solo de su puntuación: "
+                           "softmax la compara con todas las demás abiertas de la fila."
+                           % winner_sentence(words, per_word, [texts[c] for c in columns]),
         },
     }
 
@@ -149,7 +154,7 @@ def scaling_panel(state):
     for width in scaling.WIDTHS:
         raw, scaled = scaling.dot_spread(width)
         top_raw, top_scaled = scaling.saturation(width)
-        rows.append({"label": "d_k = %d" % width, "selected": width == state["dk"], "cells": [
+        rows.append({"label": "dₖ = %d" % width, "selected": width == state["dk"], "cells": [
             d.cell(raw), d.cell(np.sqrt(width)), d.cell(scaled),
             d.cell(top_raw), d.cell(top_scaled)]})
     width = state["dk"]
@@ -164,13 +169,13 @@ def scaling_panel(state):
     return {
         "dk": width,
         "table": d.table("scaling", "Dispersión de q·k y peso de la clave más alta",
-                         ["desviación de q·k", "√d_k", "desviación de q·k/√d_k",
+                         ["desviación de q·k", "√dₖ", "desviación de q·k/√dₖ",
                           "peso máximo sin dividir", "peso máximo dividiendo"], rows, "anchura"),
-        "example": d.table("scaling-row", "Una fila de %d claves con d_k = %d"
+        "example": d.table("scaling-row", "Una fila de %d claves con dₖ = %d"
                            % (scaling.N_KEYS, width),
                            ["q·k", "peso sin dividir", "peso dividiendo"], example, "clave"),
         "verdict": (
-            "Con d_k = %d, q·k se dispersa %s (√%d = %s) y, dividido entre √d_k, %s. "
+            "Con dₖ = %d, la desviación típica de q·k es %s (√%d = %s); dividida entre √dₖ, %s. "
             "Sin dividir, la clave más alta se lleva de media el %s del peso; dividiendo, "
             "el %s (repartido por igual serían %s)."
             % (width, d.fmt(raw), width, d.fmt(np.sqrt(width)), d.fmt(scaled),

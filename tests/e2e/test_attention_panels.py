@@ -111,7 +111,7 @@ def test_rope_panel_controls(lab):
     lab.open(lab.base_url)
     score = lab.page.locator("#rope-score")
     assert score.inner_text() == expected()["rope"]["score"]
-    assert lab.page.locator("#rope svg line.vec").count() == 4
+    assert lab.page.locator("#rope svg line.vec").count() == 4  # q, k, qₘ, kₙ
     # Shifting m and n together leaves the score alone.
     before = score.inner_text()
     lab.page.get_by_label("Posición m de la consulta").fill("5")
@@ -145,7 +145,7 @@ def test_rope_panel_controls(lab):
     assert prompt.get_attribute("data-revealed") == "right"
     assert offsets.get_attribute("class") == ""
     # Every row of the offset table holds one value, whatever (m, n).
-    table = lab.table("q_m · k_n según el desplazamiento n − m (θ = 1,20)")
+    table = lab.table("qₘ · kₙ según el desplazamiento n − m (θ = 1,20)")
     assert "n − m = +4" in table and "n − m = −3" in table
     for label, cells in table.items():
         assert len(set(cells)) == 1, (label, cells)
@@ -200,7 +200,7 @@ def test_kv_cache_steps_and_live_check(lab):
 
 def test_kv_cache_with_all_heads(lab):
     lab.open(lab.base_url, "?head=all&step=3")
-    counts = lab.table("Proyecciones calculadas (q, k y v, por cabeza × 3)")
+    counts = lab.table("Proyecciones calculadas (q, k y v, en 3 cabezas)")
     assert counts["total"] == ["27", "54"]
     assert lab.page.locator("#cache-diff").inner_text() == "< 10⁻¹²"
 

@@ -26,8 +26,8 @@ def test_parameter_table_for_the_article_and_py_table_data(lab):
     open_block(lab)
     assert lab.page.locator("#status").inner_text().startswith("Listo")
     table = lab.table("Parámetros del bloque")
-    assert table == {"Atención": ["1.048.576", "33,3 %"], "FFN": ["2.099.712", "66,6 %"],
-                     "LayerNorm": ["2.048", "0,1 %"], "Total": ["3.150.336", "100,0 %"]}
+    assert table == {"Atención": ["1.048.576", "33,28 %"], "FFN": ["2.099.712", "66,65 %"],
+                     "LayerNorm": ["2.048", "0,07 %"], "Total": ["3.150.336", "100,00 %"]}
     published = json.loads(lab.page.evaluate("window.py_table_data"))
     assert published["headers"] == ["Componente", "Parámetros", "Proporción"]
     assert {row[0]: row[1:] for row in published["rows"]} == table
@@ -90,7 +90,7 @@ def test_bad_url_sizes_fall_back_with_a_notice(lab):
     for key in ("d_model", "heads", "order", "pe_d"):
         assert state[key] == default[key]
     assert len(lab.notices()) == 4
-    assert lab.table("Parámetros del bloque")["Total"] == ["3.150.336", "100,0 %"]
+    assert lab.table("Parámetros del bloque")["Total"] == ["3.150.336", "100,00 %"]
 
 
 def test_order_panel_swap_and_shuffle(lab):
@@ -125,9 +125,9 @@ def test_positional_encoding_panel(lab):
     field.fill("32")
     field.press("Tab")
     lab.settle()
-    table = lab.table("Longitud de onda de cada par (d_model = 32)")
+    table = lab.table("Longitud de onda de cada pareja (d_model = 32)")
     assert len(table) == 16
-    assert table["par 0 (dims 0, 1)"][1] == "6,3"
+    assert table["pareja 0 (coordenadas 0 y 1)"][1] == "6,3"
     assert number(lab.page.locator("#pe-shift-error").inner_text()) < 1e-9
     assert number(lab.page.locator("#pe-sine-error").inner_text()) > 0.1
     field.fill("33")
@@ -184,7 +184,11 @@ def test_quiz_feedback_and_links(lab):
     lab.settle()
     assert first.get_attribute("data-revealed") == "right"
     assert "q·k" in first.locator(".predict-verdict").inner_text()
+    # The link to the panel that explains a question shows once it is answered.
     link = items.nth(3).get_by_role("link")
+    assert link.is_hidden()
+    items.nth(3).locator(".predict-options button").first.click()
+    assert items.nth(3).locator("button.correct").count() == 1
     assert link.get_attribute("href") == "#residual"
     link.click()
     lab.settle()

@@ -34,13 +34,13 @@ def test_parameter_counts_match_the_arrays(d, heads, d_ff):
 def test_article_parameter_table():
     table = block_lab.parameter_table(512, 2048)
     assert table["headers"] == ["Componente", "Parámetros", "Proporción"]
-    # Shares are rounded together (largest remainder): 33,2841 %, 66,6509 %
-    # and 0,0650 % read 33,3 + 66,6 + 0,1, which add up to the Total's 100,0.
+    # 33,2841 %, 66,6509 % and 0,0650 % at one decimal read 33,3 + 66,7 + 0,1
+    # = 100,1 (as in the article's table); two decimals add up: 100,00.
     assert table["rows"] == [
-        ["Atención", "1.048.576", "33,3 %"],
-        ["FFN", "2.099.712", "66,6 %"],
-        ["LayerNorm", "2.048", "0,1 %"],
-        ["Total", "3.150.336", "100,0 %"],
+        ["Atención", "1.048.576", "33,28 %"],
+        ["FFN", "2.099.712", "66,65 %"],
+        ["LayerNorm", "2.048", "0,07 %"],
+        ["Total", "3.150.336", "100,00 %"],
     ]
 
 

@@ -173,7 +173,8 @@ def test_the_prefix_verdict_follows_tokens_and_outputs(attention_views):
         assert prefix["query"] == here[step - 1] and prefix["other_query"] == there[step - 1]
         assert prefix["other"] == SENTENCES[other]["label"]
         same_prefix = here[:step] == there[:step]
-        assert ("mismos tokens" in prefix["verdict"]) == same_prefix, (state, prefix)
+        said_same = "mismos tokens" in prefix["verdict"] or "mismo token" in prefix["verdict"]
+        assert said_same == same_prefix, (state, prefix)
         assert prefix["verdict"].startswith("iguales") == (prefix["mine"] == prefix["theirs"])
         assert prefix["same"] == (prefix["mine"] == prefix["theirs"])
         if not same_prefix:
@@ -304,10 +305,12 @@ def test_the_quiz_uses_one_notation_for_the_affine_collapse():
 # ---------------------------------------------------------- display rules
 
 @pytest.mark.parametrize("values, texts", [
-    ([0.0529, 0.8942, 0.0529], ["0,05", "0,90", "0,05"]),
+    ([0.0529, 0.8942, 0.0529], ["0,053", "0,894", "0,053"]),  # not 0,05 + 0,89 + 0,05
     ([1 / 3, 1 / 3, 1 / 3], ["0,33", "0,33", "0,33"]),  # a tie no rounding can split
     ([0.5, 0.25, 0.25], ["0,50", "0,25", "0,25"]),
-    ([0.125, 0.875], ["0,13", "0,87"]),
+    ([0.125, 0.875], ["0,125", "0,875"]),  # not 0,13 + 0,88
+    ([0.7567697499] + [0.0559585185] * 3 + [0.03767734728] * 2,
+     ["0,756", "0,056", "0,056", "0,056", "0,038", "0,038"]),  # no count of decimals adds up
     ([0.1406, 0.1406, 0.1406, 0.5783], ["0,14", "0,14", "0,14", "0,58"]),
 ])
 def test_rows_that_must_add_up_are_rounded_together(values, texts):
@@ -316,7 +319,7 @@ def test_rows_that_must_add_up_are_rounded_together(values, texts):
 
 def test_half_up_rounding_and_tiny_shares():
     assert fmt(0.125) == "0,13" and fmt(0.135) == "0,14" and fmt(-0.125) == "−0,13"
-    assert fmt_shares([1048576, 2099712, 2048]) == ["33,3 %", "66,6 %", "0,1 %"]
+    assert fmt_shares([1048576, 2099712, 2048]) == ["33,28 %", "66,65 %", "0,07 %"]
     assert fmt_shares([10 ** 6, 1]) == ["100,0 %", "< 0,1 %"]
 
 
@@ -359,7 +362,64 @@ def test_softmax_saturates_without_the_division():
 def test_the_scaling_verdict_quotes_the_table():
     view = view_of("attention", {"dk": 512})["scaling"]
     row = [r for r in view["table"]["rows"] if r["selected"]][0]
-    assert row["label"] == "d_k = 512"
+    assert row["label"] == "dₖ = 512"
     raw, root, scaled = (c["text"] for c in row["cells"][:3])
-    assert "se dispersa %s (√512 = %s)" % (raw, root) in view["verdict"]
-    assert "dividido entre √d_k, %s" % scaled in view["verdict"]
+    assert "la desviación típica de q·k es %s (√512 = %s)" % (raw, root) in view["verdict"]
+    assert "dividida entre √dₖ, %s" % scaled in view["verdict"]
+
+
+def test_the_rope_sign_sentence_gives_the_true_reason():
+    rng = np.random.RandomState(4)
+    cases = [([1, 0], [2, 0], 0.5, 1, 3), ([1, 1], [2, 0], 0.0, 1, 3), ([0, 0], [1, 1], 0.5, 0, 2),
+             ([1, 1], [1, 1], 0.7, 0, 4), ([1, 1], [2, 0], np.pi / 2, 0, 2)]
+    cases += [([int(x) for x in rng.randint(-3, 4, 2)], [int(x) for x in rng.randint(-3, 4, 2)],
+               round(float(rng.uniform(0, 3.14)), 2), int(rng.randint(0, 9)), int(rng.randint(0, 9)))
+              for _ in range(300)]
+    for q, k, theta, m, n in cases:
+        view = view_of("attention", {"rope_q": q, "rope_k": k, "theta": theta, "rope_m": m,
+                                     "rope_n": n})["rope"]
+        sign = view["sign"]
+        offset = n - m
+        if offset == 0:
+            assert sign.startswith("Con n − m = 0")
+            continue
+        a = rope_score_for(q, k, theta, offset)
+        b = rope_score_for(q, k, theta, -offset)
+        differ = abs(a - b) > 1e-9
+        assert ("tiene signo" in sign) == differ, (q, k, theta, m, n, sign)
+        if not differ:
+            cross = q[1] * k[0] - q[0] * k[1]
+            if not any(q) or not any(k):
+                assert "vector nulo" in sign
+            elif cross == 0:
+                assert "paralelos" in sign
+            else:
+                assert "con este ángulo" in sign and abs(np.sin(offset * theta)) < 1e-6
+        check_prose({"rope": view})
+
+
+def rope_score_for(q, k, theta, offset):
+    from lab_core.rope import rope_score
+    return rope_score(np.array(q, float), np.array(k, float), 0, offset, theta)
+
+
+def test_position_sentences_follow_the_sizes():
+    two = view_of("block", {"pe_d": 2})["position"]
+    assert two["waves"].startswith("Con d_model = 2 solo hay una pareja")
+    still = view_of("block", {"shift_k": 0})["position"]["shift"]
+    assert still["verdict"].startswith("Con k = 0 no hay nada que desplazar")
+    moved = view_of("block", {"shift_k": 3})["position"]["shift"]
+    assert "ningún mapa lineal fijo" in moved["verdict"] and moved["sine_only"] in moved["verdict"]
+
+
+def test_the_expansion_ratio_never_reads_zero():
+    assert view_of("block", {"d_ff": 1})["ffn"]["ratio"] == "0,002"
+    tiny = view_of("block", {"d_model": 8192, "heads": 8, "d_ff": 1})
+    assert tiny["ffn"]["ratio"] == "< 0,001"
+    assert "menor que una milésima" in tiny["block"]["share_sentence"]
+
+
+def test_a_check_between_two_sizes_names_no_single_control():
+    reply = answer(json.dumps({"lab": "block", "from": "set", "current": None,
+                               "state": {"d_model": 100}}))
+    assert reply["key"] == "d_model" and reply["error"].startswith("d_model = 100 no es divisible")

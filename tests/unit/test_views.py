@@ -154,7 +154,8 @@ def test_short_and_scientific_formats():
     ({"panel": "cocina"}, "^Panel: «cocina» no es una de las opciones"),
     ({"rope_n": 99}, "^Posición n de la clave: 99 está fuera del rango 0 a 32. Se mantiene 3$"),
     ({"query": True}, "«true» no es"),
-    ({"query": None}, "«null» no es"),
+    ({"query": None}, "^Consulta: falta el número"),
+    ({"theta": " "}, "^Frecuencia θ: falta el número"),
     ({"key": 7}, "fuera del rango"),
 ])
 def test_set_rejects_bad_values_with_a_message(partial, message):

@@ -536,6 +536,9 @@ const ACTIONS = {
 // After an action, what the reader should look at: the exercise's result.
 const AFTER = {
   "exercise-go": () => {
+    // The reader chose to do the exercise, not to predict: show the weights.
+    const question = document.querySelector("#puntuacion .predict[data-hides]");
+    if (question) question.querySelector(".predict-skip").click();
     const cells = document.querySelectorAll("#score-tables td.focus");
     if (!cells.length) return;
     const smooth = !matchMedia("(prefers-reduced-motion: reduce)").matches;

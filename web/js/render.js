@@ -195,11 +195,19 @@ function revealPrediction(node, prompt) {
   if (choice === undefined) {
     verdict.textContent = "";
     node.dataset.revealed = "false";
+    for (const button of node.querySelectorAll(".predict-options button")) button.classList.remove("correct");
     return;
   }
   const right = prompt.answers.map(String).includes(choice);
   verdict.textContent = `${right ? "¡Bien visto!" : "No exactamente."} ${prompt.explanation}`;
   node.dataset.revealed = right ? "right" : "wrong";
+  // After a pick, the right answers are marked (not by colour alone: an outline
+  // and the verdict's words), and what explains them is shown.
+  for (const button of node.querySelectorAll(".predict-options button")) {
+    button.classList.toggle("correct", prompt.answers.map(String).includes(button.dataset.value));
+  }
+  const why = node.parentElement && node.parentElement.querySelector(".why-link");
+  if (why) why.hidden = false;
   if (node.dataset.hides) {
     unveiled.add(node.dataset.hides);
     applyVeil(node);
@@ -226,7 +234,7 @@ function renderRopeDrawing(node, drawing) {
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", `0 0 ${size} ${size}`);
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "Vectores q y k antes y después del giro");
+  svg.setAttribute("aria-label", drawing.label);
   const add = (tag, attrs, text) => {
     const item = document.createElementNS(SVG, tag);
     for (const [key, value] of Object.entries(attrs)) item.setAttribute(key, String(value));
@@ -251,6 +259,7 @@ function renderRopeDrawing(node, drawing) {
   add("line", { x1: c, y1: 8, x2: c, y2: size - 8, class: "axis" });
   add("circle", { cx: c, cy: c, r: scale, class: "unit" });
   for (const v of drawing.vectors) {
+    if (v.null) continue; // a null vector has no direction to draw
     const x = c + v.x * scale;
     const y = c - v.y * scale;
     add("line", { x1: c, y1: c, x2: x, y2: y, "marker-end": `url(#arrow-${v.role})`,
