@@ -37,7 +37,7 @@ def make_mask(kind, n_seq):  # str, int -> [n_seq, n_seq] bool
     if kind == "bidirectional":
         return bidirectional_mask(n_seq)
     raise ValueError(
-        "la máscara %r no existe; usa 'causal' o 'bidirectional'" % (kind,)
+        "la máscara «%s» no existe; usa «causal» o «bidirectional»" % (kind,)
     )
 
 

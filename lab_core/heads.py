@@ -69,7 +69,7 @@ def sentence_tokens(sentence_id):
         return SENTENCES[sentence_id]["tokens"]
     except (KeyError, TypeError):
         raise ValueError(
-            "la frase %r no existe; elige entre %s"
+            "la frase «%s» no existe; elige entre %s"
             % (sentence_id, ", ".join(SENTENCES))
         ) from None
 
@@ -79,7 +79,7 @@ def get_head(head_id):
         return HEADS[head_id]
     except (KeyError, TypeError):
         raise ValueError(
-            "la cabeza %r no existe; elige entre %s" % (head_id, ", ".join(HEADS))
+            "la cabeza «%s» no existe; elige entre %s" % (head_id, ", ".join(HEADS))
         ) from None
 
 

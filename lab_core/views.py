@@ -93,7 +93,7 @@ import importlib
 import json
 
 from .display import fmt_short
-from .state import StateError, query_string, state_from_params, update_state
+from .state import StateError, query_string, shown, state_from_params, update_state
 
 CONTRACT_VERSION = 2
 # Lab name -> module with SPEC and build_view. Imported on first use, so each
@@ -106,7 +106,7 @@ LABS = {
 
 def get_lab(name):
     if not isinstance(name, str) or name not in LABS:
-        raise ValueError("el laboratorio %r no existe; hay: %s" % (name, ", ".join(LABS)))
+        raise ValueError("el laboratorio «%s» no existe; hay: %s" % (shown(name), ", ".join(LABS)))
     return importlib.import_module(LABS[name])
 
 

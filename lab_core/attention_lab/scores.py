@@ -169,8 +169,8 @@ def scaling_panel(state):
     return {
         "dk": width,
         "table": d.table("scaling", "Dispersión de q·k y peso de la clave más alta",
-                         ["desviación de q·k", "√dₖ", "desviación de q·k/√dₖ",
-                          "peso máximo sin dividir", "peso máximo dividiendo"], rows, "anchura"),
+                         ["desv. de q·k", "√dₖ", "desv. de q·k/√dₖ",
+                          "peso máx. sin dividir", "peso máx. dividiendo"], rows, "anchura"),
         "example": d.table("scaling-row", "Una fila de %d claves con dₖ = %d"
                            % (scaling.N_KEYS, width),
                            ["q·k", "peso sin dividir", "peso dividiendo"], example, "clave"),

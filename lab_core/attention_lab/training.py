@@ -42,9 +42,9 @@ def training_panel(state):
         verdict = ("más alta: en esta frase, lo que se ve del futuro despista en vez de "
                    "ayudar. Aun así, entrenar con el futuro a la vista sería trampa.")
     return {
-        "table": d.table("training", "Todas las posiciones a la vez, máscara causal",
-                         ["objetivo (token siguiente)", "p(objetivo)", "−ln p"], rows,
-                         "entrada"),
+        "table": d.table("training", "Todas las posiciones a la vez, máscara causal "
+                         "(objetivo: el token siguiente)", ["objetivo", "p(objetivo)", "−ln p"],
+                         rows, "entrada"),
         "pairs": pairs_sentence(step["inputs"], step["targets"]),
         "loss": causal,
         "leak_loss": leaked,

@@ -3,6 +3,7 @@
 These tests never skip: with no static/ or no Chromium they fail and say why.
 Run them through `make test`, which builds static/ and finds a Chromium.
 """
+import os
 import sys
 import threading
 from pathlib import Path
@@ -19,14 +20,33 @@ from serve import make_server  # noqa: E402
 STATIC = ROOT / "static"
 
 
-@pytest.fixture(scope="session")
-def base_url():
+# LAB_CPU_THROTTLE=4 runs every page under Chromium's 4× CPU throttling
+# (DevTools protocol): the suite must give the same results on a slow machine.
+CPU_THROTTLE = float(os.environ.get("LAB_CPU_THROTTLE", "1"))
+
+
+def serve(prefix="/"):
     if not (STATIC / "manifest.json").is_file():
         pytest.fail("static/ is not built: run `make build` (make test does it)")
-    server = make_server(STATIC)
+    server = make_server(STATIC, prefix=prefix)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield "http://127.0.0.1:%d/" % server.server_address[1]
+    return server, "http://127.0.0.1:%d%s" % (server.server_address[1], prefix)
+
+
+@pytest.fixture(scope="session")
+def base_url():
+    server, url = serve()
+    yield url
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def prefixed_url():
+    """The site under a path prefix, as on https://host/attention-lab/."""
+    server, url = serve("/attention-lab/")
+    yield url
     server.shutdown()
     server.server_close()
 
@@ -99,10 +119,17 @@ class Lab:
         return [li.inner_text() for li in self.page.locator("#notices li").all()]
 
 
+def new_page(context):
+    page = context.new_page()
+    if CPU_THROTTLE != 1:
+        context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": CPU_THROTTLE})
+    return page
+
+
 @pytest.fixture
 def lab(browser, base_url):
     context = browser.new_context()
-    page = context.new_page()
+    page = new_page(context)
     instance = Lab(page)
     instance.base_url = base_url
     yield instance

@@ -1,6 +1,8 @@
 """The attention lab in a real Chromium, on the bundled Pyodide runtime."""
 import re
 
+from conftest import new_page
+
 DEFAULT = {"sentence": "parque", "query": 1, "mask": "causal", "head": "lugar"}
 
 
@@ -109,7 +111,7 @@ def test_a_url_reproduces_a_state(lab, browser):
     tables = (lab.table("Puntuaciones"), lab.table("Pesos"))
     assert "sentence=credito" in url and "head=finanzas" in url
 
-    other = browser.new_context().new_page()
+    other = new_page(browser.new_context())
     other.goto(url)
     other.evaluate("window.lab.ready")
     assert core(other.evaluate("window.lab.state")) == wanted

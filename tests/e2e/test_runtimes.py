@@ -48,3 +48,15 @@ def test_bundled_runtime_by_name(lab):
     assert lab.page.evaluate("window.lab.runtime") == {
         "name": "bundled", "pyodide": "0.17.1", "python": "3.8.2", "numpy": "1.17.5"}
     assert lab.notices() == []
+
+
+def test_the_site_works_under_a_path_prefix(lab, prefixed_url):
+    lab.open(prefixed_url, "?mask=bidirectional")
+    assert lab.page.url.startswith(prefixed_url)
+    assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
+    assert lab.page.evaluate("location.pathname") == "/attention-lab/"
+    with lab.page.expect_navigation():
+        lab.page.get_by_role("link", name="Posición, residuales y bloque").click()
+    lab.page.evaluate("window.lab.ready")
+    assert lab.page.evaluate("location.pathname") == "/attention-lab/bloque.html"
+    assert lab.table("Parámetros del bloque")["Total"][0] == "3.150.336"

@@ -115,6 +115,7 @@ function show(next, from, { scrollToPanel = false } = {}) {
     showPanel(state.panel, scrollToPanel || moved);
   }
   markFirstPaint();
+  performance.mark("lab:paint"); // one per view drawn: a burst of calls draws once
   return true;
 }
 

@@ -39,6 +39,7 @@ class Python {
   }
 
   receive(message) {
+    if (message.type === "violation") reportViolation(message);
     if (message.type !== "reply") return;
     const pending = this.waiting.get(message.id);
     if (!pending) return;
@@ -66,6 +67,10 @@ class Python {
   stop() {
     this.worker.terminate();
   }
+}
+
+function reportViolation(message) {
+  console.error(`Política de seguridad (worker): ${message.directive} bloqueó ${message.blocked}`);
 }
 
 // Start the worker and follow its boot; resolves with a Python once lab_core
@@ -97,7 +102,9 @@ function startWorker(runtime, base, wheel, have, onStep) {
     worker.onmessage = (event) => {
       const message = event.data;
       stall.poke();
-      if (message.type === "step") {
+      if (message.type === "violation") {
+        reportViolation(message);
+      } else if (message.type === "step") {
         step = message.step;
         onStep(step);
       } else if (message.type === "error") {
@@ -119,6 +126,10 @@ function startWorker(runtime, base, wheel, have, onStep) {
   });
 }
 
+// Downloads still under way when a boot failed: a retry waits for them
+// rather than starting them again.
+const inflight = new Map();
+
 // Download what is missing, then boot. `have` (url -> ArrayBuffer) and
 // `suspect` (urls that arrived corrupt) persist across retries.
 export async function bootPython({ manifest, runtime, have, suspect, onBytes, onStep }) {
@@ -128,16 +139,21 @@ export async function bootPython({ manifest, runtime, have, suspect, onBytes, on
   onBytes(done, total);
   onStep("download");
   const missing = files.filter((file) => !have.has(file.url));
-  await Promise.all(missing.map((file) => download(file, {
-    fresh: suspect.has(file.url),
-    onBytes: (n) => onBytes((done += n), total),
-  }).then((buffer) => {
-    have.set(file.url, buffer);
-    suspect.delete(file.url);
-  }, (error) => {
-    if (error.kind === "corrupt") suspect.add(file.url);
-    throw error;
-  })));
+  const count = (n) => onBytes((done += n), total);
+  await Promise.all(missing.map((file) => {
+    if (inflight.has(file.url)) return inflight.get(file.url);
+    const job = download(file, { fresh: suspect.has(file.url), onBytes: (n) => count(n) })
+      .then((buffer) => {
+        have.set(file.url, buffer);
+        suspect.delete(file.url);
+      }, (error) => {
+        if (error.kind === "corrupt") suspect.add(file.url);
+        throw error;
+      })
+      .finally(() => inflight.delete(file.url));
+    inflight.set(file.url, job);
+    return job;
+  }));
   onBytes(total, total);
   return startWorker(runtime, base, wheel, have, onStep);
 }

@@ -124,6 +124,29 @@ function buildTable(node, table) {
   return element;
 }
 
+// A table wider than its box scrolls inside it: the box then says so (a
+// cue drawn by the CSS), and becomes a keyboard-focusable, named region so
+// a keyboard can scroll it too. Re-checked when the box or the table changes.
+const overflow = new ResizeObserver((entries) => {
+  for (const entry of entries) markOverflow(entry.target);
+});
+
+function markOverflow(wrap) {
+  const scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
+  if (scrolls === wrap.classList.contains("scrolls")) return;
+  wrap.classList.toggle("scrolls", scrolls);
+  if (scrolls) {
+    const caption = wrap.querySelector("caption");
+    wrap.tabIndex = 0;
+    wrap.setAttribute("role", "region");
+    wrap.setAttribute("aria-label", `${caption ? caption.textContent : "Tabla"} (desliza para ver más columnas)`);
+  } else {
+    wrap.removeAttribute("tabindex");
+    wrap.removeAttribute("role");
+    wrap.removeAttribute("aria-label");
+  }
+}
+
 // Tables update in place when their shape is unchanged, so CSS transitions
 // (the mask closing cell by cell) can play and focus is not lost.
 function renderTable(node, table) {
@@ -144,6 +167,11 @@ function renderTable(node, table) {
     else tr.removeAttribute("aria-current");
     row.cells.forEach((cell, j) => fillCell(tr.cells[j + 1], cell, heat));
   });
+  if (!node.dataset.observed) {
+    node.dataset.observed = "true";
+    overflow.observe(node);
+  }
+  markOverflow(node);
 }
 
 // A question whose answer (computed in Python) is revealed once the reader

@@ -127,6 +127,12 @@ function call({ id, request }) {
   post({ type: "reply", id, reply: self.py_view_data, table: self.py_table_data });
 }
 
+// The worker's own policy (see scripts/site_headers.py) is reported to the
+// page, which logs any violation: none is expected.
+self.addEventListener("securitypolicyviolation", (event) => {
+  post({ type: "violation", directive: event.violatedDirective, blocked: event.blockedURI });
+});
+
 self.onmessage = (event) => {
   const message = event.data;
   if (message.type === "boot") {

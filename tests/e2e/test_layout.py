@@ -1,0 +1,59 @@
+"""Every table readable from a 320 px phone to a 1920 px screen.
+
+A table either fits its box, or scrolls inside it with a visible cue, its
+row labels kept in view and the box reachable by keyboard; the page itself
+never scrolls sideways; and the article's exercise cell (banco → parque)
+is in view at phone width without any sideways scrolling.
+"""
+import pytest
+
+WIDTHS = [320, 390, 768, 1366, 1920]
+PAGES = ["?mask=bidirectional", "?mask=bidirectional&head=all&step=4",
+         "bloque.html", "bloque.html?pe_d=64&d_model=768&heads=12&d_ff=3072"]
+
+TABLES = """() => [...document.querySelectorAll('main .table-wrap')].filter((w) => w.querySelector('table')
+  && w.offsetParent !== null).map((wrap) => {
+    const box = wrap.getBoundingClientRect();
+    const table = wrap.querySelector('table');
+    const rowLabel = table.querySelector('tbody th');
+    const cells = [...table.querySelectorAll('td, th')];
+    return {
+      caption: table.caption ? table.caption.textContent : '',
+      scrolls: wrap.scrollWidth > wrap.clientWidth + 1,
+      marked: wrap.classList.contains('scrolls'),
+      focusable: wrap.tabIndex === 0 && wrap.getAttribute('role') === 'region',
+      sticky: rowLabel ? getComputedStyle(rowLabel).position === 'sticky' : true,
+      cut: cells.filter((c) => c.getBoundingClientRect().right > box.right + 1).length,
+    };
+  })"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_tables_fit_or_scroll_inside_their_box(lab, width):
+    lab.page.set_viewport_size({"width": width, "height": 900})
+    for query in PAGES:
+        lab.open(lab.base_url + query)
+        assert lab.page.evaluate("document.documentElement.scrollWidth") <= width, query
+        tables = lab.page.evaluate(TABLES)
+        assert tables, query
+        for table in tables:
+            if table["scrolls"]:
+                assert table["marked"] and table["focusable"] and table["sticky"], (query, table)
+            else:
+                assert not table["marked"] and table["cut"] == 0, (query, width, table)
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_the_exercise_cell_is_in_view_on_a_phone(lab, width):
+    lab.page.set_viewport_size({"width": width, "height": 844})
+    lab.open(lab.base_url, "?mask=bidirectional")
+    lab.page.locator("#puntuacion").get_by_role("button", name="Mostrar sin predecir").click()
+    for table_id in ("table-scores", "table-weights"):
+        cell = lab.page.locator("#%s tbody tr" % table_id).nth(1).locator("td").nth(3)
+        cell.scroll_into_view_if_needed()
+        wrap = lab.page.locator("#%s" % table_id).locator("xpath=..")
+        assert wrap.evaluate("(w) => w.scrollWidth <= w.clientWidth + 1"), table_id
+        box = cell.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, (table_id, box)
+        assert lab.page.evaluate("window.scrollX") == 0
+    assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
