@@ -468,6 +468,37 @@ def quiz_view(state):
     return quiz()
 
 
+@reads("order", "d_model", "heads", "d_ff", "depth", "pe_d")
+def state_line(state):
+    """The state as printed under the title."""
+    words = [ORDER_SENTENCE[i] for i in state["order"]]
+    return " · ".join([
+        "Orden: %s" % " ".join(words),
+        "d_model: %d" % state["d_model"], "Cabezas: %d" % state["heads"],
+        "d_ff: %d" % state["d_ff"], "Profundidad: %d" % state["depth"],
+        "d_model de la codificación: %d" % state["pe_d"],
+    ])
+
+
+@reads(*[k for k in LABELS if k != "panel"])
+def announce(state):
+    """What a screen reader hears after a change, by the state key changed."""
+    order, position = order_panel(state), position_panel(state)
+    residual, layernorm = residual_panel(state), layernorm_panel(state)
+    block = block_panel(state)
+    said = {"order": "%s Peso de perro → hombre: %s en la frase original, %s en «%s»."
+                     % (order["summary"], order["pair"]["a"], order["pair"]["b"],
+                        order["permuted"]),
+            "depth": "Tras %s, gradiente %s sin residual y %s con residual."
+                     % (residual["layers"], residual["plain"], residual["residual"])}
+    said.update({k: position["waves"] for k in ("pe_positions", "pe_d", "shift_k")})
+    said.update({k: "LayerNorm: salida %s." % layernorm["out"] for k in ("ln_x", "gamma", "beta")})
+    said.update({k: "Parámetros del bloque: %s en total. %s"
+                    % (block["params"]["rows"][3][1], block["share_sentence"].split(". ")[0] + ".")
+                 for k in ("d_model", "heads", "d_ff")})
+    return said
+
+
 # The view, key by key, each part with the state keys it reads (see
 # attention_lab.PARTS); SELECTORS: keys whose states are prepared at build time.
 PARTS = (
@@ -479,6 +510,8 @@ PARTS = (
     ("ffn", ffn_panel),
     ("block", block_panel),
     ("quiz", quiz_view),
+    ("state_line", state_line),
+    ("announce", announce),
 )
 SELECTORS = ("panel",)
 

@@ -181,6 +181,22 @@ def permutation(label, n):
     return Key(label, parse)
 
 
+def state_line(spec, state, keys):
+    """The state as a reader would say it: «Frase: El banco del parque · …»."""
+    parts = []
+    for key in keys:
+        value = state[key]
+        names = spec.keys[key].names
+        if isinstance(value, list):
+            text = "(" + "; ".join(number_text(v) for v in value) + ")"
+        elif isinstance(value, str):
+            text = names.get(value, value)
+        else:
+            text = number_text(value)
+        parts.append("%s: %s" % (spec.labels[key], text))
+    return " · ".join(parts)
+
+
 def update_state(spec, current, partial):
     """Strict: apply `partial` on top of `current`, or raise ValueError."""
     if not isinstance(partial, dict):

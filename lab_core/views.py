@@ -8,6 +8,9 @@ Reply envelope (answer() builds it, handle() serialises it)
 -----------------------------------------------------------
 {"ok": true, "view": view} or {"ok": false, "error": message, "key": key}, where
 key names the state key whose control should show the message (or null).
+An export ({"from": "export", "state": state, "table": table id}) replies
+{"ok": true, "export": {"id", "caption", "filename", "csv", "markdown",
+"latex"}}: the table with the texts as shown (lab_core/export.py).
 A batch ("partials": a list of partial states, applied in order) replies
 {"ok": true, "view": view | null, "results": [{"ok": true} | {"ok": false,
 "error", "key"}]}: one result per partial, one view for the final state
@@ -34,6 +37,11 @@ Tables, wherever they appear:
 Prediction prompts, wherever they appear:
   {"id", "question", "options": [{"value", "label"}], "answers": [value],
    "explanation"}; the page reveals the answer once the reader picks.
+
+state_line  the state as a reader says it («Frase: El banco del parque ·
+            Consulta: banco · …»), printed on paper with the link.
+announce    {state key: sentence}: what a screen reader hears after a change
+            of that key (the page's polite live region).
 
 Attention lab ("attention", lab_core/attention_lab.py)
 ------------------------------------------------------
@@ -93,6 +101,7 @@ import importlib
 import json
 
 from .display import fmt_short
+from .export import export_table
 from .state import StateError, query_string, shown, state_from_params, update_state
 
 CONTRACT_VERSION = 2
@@ -160,6 +169,10 @@ def answer(request_text):
             state, notices = state_from_params(spec, params)
         elif "partials" in request:
             return _batch(lab_name, spec, request)
+        elif request.get("from") == "export":
+            state = update_state(spec, request.get("state"), {})
+            return {"ok": True, "export": export_table(render(lab_name, state),
+                                                       request.get("table"))}
         else:
             current = request.get("current")
             if current is not None and not isinstance(current, dict):

@@ -1,21 +1,25 @@
 """Measure the lab in headless Chromium on localhost, against the runtime floor.
 
-The floor is a page that only boots the bundled Pyodide and loads NumPy: what
-no lab on this runtime can beat. Every cold load uses a fresh browser context
-(empty HTTP cache); lab and floor loads alternate so they share conditions,
-and both are served by the same server (precompressed, cached).
+The floor is a page that only boots the bundled Pyodide in a Web Worker (as
+the lab does) and imports NumPy: what no lab on this runtime can beat. Every
+cold load uses a fresh browser context (empty HTTP cache); lab and floor loads
+alternate so they share conditions, and both are served by the same server
+(precompressed, cached).
 
-Figures (medians unless said otherwise):
-- first tables painted after navigation, cold;
-- lab.ready cold, and its ratio to the floor measured in the same run;
-- lab.ready warm (a revisit in the same context: HTTP cache, and the NumPy
-  bytecode the first visit kept in Cache Storage) / cold;
-- bytes transferred on a cold load (Resource Timing transferSize);
-- the longest main-thread task during boot (PerformanceObserver, longtask);
-- lab.set round trips: 200 mask toggles, then a row per panel's controls.
+Two profiles, measured in the same run:
+- desktop: this machine as it is;
+- phone: Chromium's 4× CPU throttling and DevTools' «Slow 4G» network
+  (1,44 Mbit/s down, 562,5 ms latency), through the DevTools protocol, for the
+  lab and for the floor alike.
 
-Prints a table with each target and the ratio to it, and writes
-.bench/latest.json. Usage: python scripts/bench.py [--runs 5] [--toggles 200]
+Figures (medians): first tables painted, lab.ready, their ratios to the floor
+of the same profile; warm / cold; bytes on a cold load; the longest
+main-thread task during boot; lab.set round trips (200 toggles, then every
+panel's controls), with where a round trip's time goes: Python (in the
+worker), carrying and parsing the reply, drawing it.
+
+Prints tables with each target and the ratio to it, and writes
+.bench/latest.json. Usage: python scripts/bench.py [--runs 5] [--phone-runs 3]
 This is a measurement, not a test: it asserts nothing.
 """
 from __future__ import annotations
@@ -35,10 +39,10 @@ from playwright.sync_api import sync_playwright
 
 from chromium import launch_options
 from serve import LabHandler, make_server
+from site_headers import PAGE_CSP, WORKER_CSP
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "static"
-FLOOR_PATH = "/__floor.html"
 
 # Collects long tasks from the very start of the page.
 LONG_TASKS = """
@@ -52,12 +56,18 @@ BYTES = """() => performance.getEntriesByType('navigation')
   .concat(performance.getEntriesByType('resource'))
   .reduce((sum, entry) => sum + entry.transferSize, 0)"""
 
+# DevTools' «Slow 4G» preset, and its 4× CPU throttling.
+PHONE_NETWORK = {"offline": False, "latency": 562.5, "downloadThroughput": 180000,
+                 "uploadThroughput": 84375}
+PHONE_CPU = 4
+
 # (row label, page, list of partial states cycled through)
 PANEL_ROWS = [
     ("atención · máscara (tablas)", "", [{"mask": "bidirectional"}, {"mask": "causal"}]),
     ("atención · clave (cuenta de una celda)", "", [{"key": k} for k in range(4)]),
     ("atención · cabeza, incluida «todas»", "",
      [{"head": h} for h in ("lugar", "finanzas", "anterior", "all")]),
+    ("atención · anchura dₖ (√dₖ)", "", [{"dk": w} for w in (2, 8, 32, 128, 512)]),
     ("atención · RoPE θ", "", [{"theta": round(0.1 * i, 2)} for i in range(1, 31)]),
     ("atención · frase (entrenamiento)", "", [{"sentence": "credito"}, {"sentence": "parque"}]),
     ("atención · paso (caché KV)", "", [{"step": s} for s in (1, 2, 3, 4)]),
@@ -71,65 +81,67 @@ PANEL_ROWS = [
      [{"d_model": 768, "heads": 12, "d_ff": 3072}, {"d_model": 512, "heads": 8, "d_ff": 2048}]),
 ]
 
-TARGETS = {
-    "first_paint_ms": ("first tables painted, cold", 300, "ms"),
-    "ready_over_floor": ("lab.ready / runtime floor, cold", 1.15, ""),
-    "warm_over_cold": ("lab.ready warm / cold", 0.6, ""),
-    "set_ms_p95": ("lab.set round trip p95 (200 toggles)", 16, "ms"),
-    "bytes_mb": ("bytes transferred, cold load", 12, "MB"),
-}
-
-
-def floor_page(index_url):
-    """Boot the same runtime and make NumPy usable; nothing else.
-
-    "Usable" includes `import numpy` (about 0,37 s here): Pyodide 0.17's
-    loadPackage only unpacks the files, and any NumPy page must import it.
-    """
-    return (
-        "<!doctype html><meta charset=utf-8><title>floor</title>"
-        "<script src='%spyodide.js'></script><script>"
-        "loadPyodide({indexURL: '%s'})"
-        ".then((py) => py.loadPackage(['numpy']).then(() => py.runPython('import numpy')))"
-        ".then(() => performance.mark('floor:ready'));"
-        "</script>" % (index_url, index_url)
-    ).encode()
+FLOOR_PAGE = b"""<!doctype html><meta charset=utf-8><title>floor</title>
+<script src="__floor.js"></script>"""
+FLOOR_SCRIPT = """
+const worker = new Worker("__floor-worker.js");
+worker.onmessage = () => performance.mark("floor:ready");
+worker.postMessage(new URL("%s", location.href).href);
+"""
+# Boot the same runtime in a worker and make NumPy usable; nothing else.
+# "Usable" includes `import numpy`: Pyodide 0.17's loadPackage only unpacks
+# the files, and any NumPy page must import it.
+FLOOR_WORKER = """
+self.onmessage = async (event) => {
+  importScripts(event.data + "pyodide.js");
+  const py = await loadPyodide({ indexURL: event.data });
+  await py.loadPackage(["numpy"]);
+  py.runPython("import numpy");
+  postMessage("ready");
+};
+"""
 
 
 class BenchHandler(LabHandler):
-    floor = b""
+    """The lab's server, plus the three files of the floor page."""
+    extra = {}
 
     def send_head(self):
-        if self.path != FLOOR_PATH:
+        path = self.path.split("?", 1)[0]
+        if path not in self.extra:
             return super().send_head()
+        body, kind, policy = self.extra[path]
         self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(self.floor)))
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-cache")
+        self.send_header("Content-Security-Policy", policy)
         self.end_headers()
-        return io.BytesIO(self.floor)
+        return io.BytesIO(body)
 
 
-def mark_time(page, name, timeout_ms=90000):
+def mark_time(page, name, timeout_ms=300000):
     page.wait_for_function(
         "(n) => performance.getEntriesByName(n).length > 0", arg=name, timeout=timeout_ms)
     return page.evaluate("(n) => performance.getEntriesByName(n)[0].startTime", name)
 
 
-def round_trips(page, partials, n):
-    """Time n lab.set calls cycling through partials, in the page."""
-    return page.evaluate(
-        """async ([partials, n]) => {
-            const times = [];
-            for (let i = 0; i < n; i++) {
-                const t = performance.now();
-                await window.lab.set(partials[i % partials.length]);
-                times.push(performance.now() - t);
-            }
-            return times;
-        }""",
-        [partials, n],
-    )
+# Time n lab.set calls cycling through partials, in the page; and where the
+# time of each went (the page's lab:python, lab:reply and lab:draw measures).
+ROUND_TRIPS = """async ([partials, n]) => {
+    const times = [];
+    performance.clearMeasures();
+    for (let i = 0; i < n; i++) {
+        const t = performance.now();
+        await window.lab.set(partials[i % partials.length]);
+        times.push(performance.now() - t);
+    }
+    const parts = {};
+    for (const name of ['lab:python', 'lab:reply', 'lab:draw']) {
+        parts[name] = performance.getEntriesByName(name).map((e) => e.duration);
+    }
+    return { times, parts };
+}"""
 
 
 def p95(values):
@@ -145,120 +157,171 @@ def chromium_version(options):
     return out.strip() or path
 
 
+class Profile:
+    """Pages of one profile: a fresh context each, throttled when asked."""
+
+    def __init__(self, browser, phone):
+        self.browser, self.phone = browser, phone
+
+    def page(self, context=None):
+        context = context or self.browser.new_context()
+        page = context.new_page()
+        page.add_init_script(LONG_TASKS)
+        if self.phone:
+            cdp = context.new_cdp_session(page)
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": PHONE_CPU})
+            cdp.send("Network.enable")
+            cdp.send("Network.emulateNetworkConditions", PHONE_NETWORK)
+        return page
+
+
+def measure_loads(profile, base, runs, samples, with_warm):
+    for _ in range(runs):
+        page = profile.page()
+        page.goto(base)
+        samples["ready"].append(mark_time(page, "lab:ready"))
+        samples["first_paint"].append(mark_time(page, "lab:first-paint"))
+        samples["bytes"].append(page.evaluate(BYTES))
+        samples["long_task"].append(max(page.evaluate("window.__longTasks") or [0]))
+        if with_warm:
+            page.goto(base + "?mask=bidirectional")  # a revisit: the HTTP cache is warm
+            samples["warm"].append(mark_time(page, "lab:ready"))
+        page.context.close()
+
+        page = profile.page()
+        page.goto(base + "__floor.html")
+        samples["floor"].append(mark_time(page, "floor:ready"))
+        if with_warm:
+            page.goto(base + "__floor.html")
+            samples["floor_warm"].append(mark_time(page, "floor:ready"))
+        page.context.close()
+
+        page = profile.page()
+        page.goto(base + "bloque.html")
+        samples["block_ready"].append(mark_time(page, "lab:ready"))
+        page.context.close()
+
+
+def measure_panels(profile, base, n):
+    rows = {}
+    for label, page_name, partials in PANEL_ROWS:
+        page = profile.page()
+        page.goto(base + page_name)
+        page.evaluate("window.lab.ready")
+        page.evaluate(ROUND_TRIPS, [partials, len(partials)])  # warm-up: first sizes, caches
+        result = page.evaluate(ROUND_TRIPS, [partials, n])
+        rows[label] = {"median_ms": statistics.median(result["times"]),
+                       "p95_ms": p95(result["times"]), "n": n,
+                       "parts_ms": {k: statistics.median(v) if v else 0.0
+                                    for k, v in result["parts"].items()}}
+        page.context.close()
+    return rows
+
+
+def summary(samples):
+    med = {k: statistics.median(v) for k, v in samples.items() if v}
+    out = {
+        "floor_ms": med["floor"], "ready_ms": med["ready"],
+        "first_paint_ms": med["first_paint"],
+        "first_paint_over_floor": med["first_paint"] / med["floor"],
+        "ready_over_floor": med["ready"] / med["floor"],
+        "block_ready_ms": med["block_ready"], "bytes_mb": med["bytes"] / 1e6,
+        "longest_boot_task_ms": med["long_task"],
+    }
+    if "warm" in med:
+        out.update(warm_ms=med["warm"], warm_over_cold=med["warm"] / med["ready"],
+                   floor_warm_over_cold=med["floor_warm"] / med["floor"])
+    return out
+
+
+def print_profile(name, fig):
+    print("\n### %s\n" % name)
+    print("| figure | value | target | value / target |")
+    print("| --- | --- | --- | --- |")
+    print("| runtime floor: Pyodide (worker) + NumPy imported, cold | %.0f ms | | |"
+          % fig["floor_ms"])
+    print("| first tables painted, cold | %.0f ms | | |" % fig["first_paint_ms"])
+    print("| first paint / floor | %.3f | ≤ 0,1 | %.2f |"
+          % (fig["first_paint_over_floor"], fig["first_paint_over_floor"] / 0.1))
+    print("| lab.ready, cold | %.0f ms | | |" % fig["ready_ms"])
+    print("| lab.ready / floor | %.2f | ≤ 1,15 | %.2f |"
+          % (fig["ready_over_floor"], fig["ready_over_floor"] / 1.15))
+    if "warm_ms" in fig:
+        print("| lab.ready warm / cold (floor: %.2f) | %.2f | | |"
+              % (fig["floor_warm_over_cold"], fig["warm_over_cold"]))
+    print("| bytes transferred, cold load | %.2f MB | | |" % fig["bytes_mb"])
+    print("| longest main-thread task during boot | %.0f ms | (reported) | |"
+          % fig["longest_boot_task_ms"])
+    print("| bloque.html lab.ready, cold | %.0f ms | | |" % fig["block_ready_ms"])
+
+
+def print_panels(name, rows, target):
+    print("\n| lab.set per panel · %s | median | p95 | p95 / %d ms | Python | reply | draw |"
+          % (name, target))
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for label, row in rows.items():
+        parts = row["parts_ms"]
+        print("| %s | %.1f ms | %.1f ms | %.2f | %.1f | %.1f | %.1f |" % (
+            label, row["median_ms"], row["p95_ms"], row["p95_ms"] / target,
+            parts["lab:python"], parts["lab:reply"], parts["lab:draw"]))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--phone-runs", type=int, default=3)
     parser.add_argument("--toggles", type=int, default=200)
     parser.add_argument("--panel-toggles", type=int, default=100)
     args = parser.parse_args()
 
     manifest = json.loads((STATIC / "manifest.json").read_text())
-    BenchHandler.floor = floor_page(manifest["runtimes"]["bundled"]["indexURL"])
+    index_url = manifest["runtimes"]["bundled"]["indexURL"]
+    BenchHandler.extra = {
+        "/__floor.html": (FLOOR_PAGE, "text/html; charset=utf-8", PAGE_CSP),
+        "/__floor.js": ((FLOOR_SCRIPT % index_url).encode(), "text/javascript", PAGE_CSP),
+        "/__floor-worker.js": (FLOOR_WORKER.encode(), "text/javascript", WORKER_CSP),
+    }
     server = make_server(STATIC, handler_class=BenchHandler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = "http://127.0.0.1:%d/" % server.server_address[1]
     options = launch_options()
-
-    samples = {k: [] for k in ("floor", "floor_warm", "first_paint", "ready", "warm", "bytes",
-                               "floor_bytes", "long_task", "block_ready")}
-    sets, panels = [], {}
+    keys = ("floor", "floor_warm", "first_paint", "ready", "warm", "bytes", "long_task",
+            "block_ready")
+    desktop, phone = {k: [] for k in keys}, {k: [] for k in keys}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(**options)
-        for run in range(args.runs):
-            context = browser.new_context()
-            page = context.new_page()
-            page.add_init_script(LONG_TASKS)
-            page.goto(base)
-            samples["ready"].append(mark_time(page, "lab:ready"))
-            samples["first_paint"].append(mark_time(page, "lab:first-paint"))
-            samples["bytes"].append(page.evaluate(BYTES))
-            samples["long_task"].append(max(page.evaluate("window.__longTasks") or [0]))
-            # Warm: a revisit in the same context, with the HTTP cache and the
-            # NumPy bytecode kept after the first visit (saved in idle time).
-            mark_time(page, "lab:bytecode-saved", timeout_ms=30000)
-            page.goto(base)
-            samples["warm"].append(mark_time(page, "lab:ready"))
-            if run == 0:
-                sets = round_trips(page, PANEL_ROWS[0][2], args.toggles)
-            context.close()
-
-            context = browser.new_context()
-            page = context.new_page()
-            page.goto(base + FLOOR_PATH.lstrip("/"))
-            samples["floor"].append(mark_time(page, "floor:ready"))
-            samples["floor_bytes"].append(page.evaluate(BYTES))
-            page.goto(base + FLOOR_PATH.lstrip("/"))
-            samples["floor_warm"].append(mark_time(page, "floor:ready"))
-            context.close()
-
-            context = browser.new_context()
-            page = context.new_page()
-            page.goto(base + "bloque.html")
-            samples["block_ready"].append(mark_time(page, "lab:ready"))
-            context.close()
-
-        for label, page_name, partials in PANEL_ROWS:
-            context = browser.new_context()
-            page = context.new_page()
-            page.goto(base + page_name)
-            page.evaluate("window.lab.ready")
-            round_trips(page, partials, len(partials))  # warm-up: first sizes, caches
-            panels[label] = round_trips(page, partials, args.panel_toggles)
-            context.close()
+        desk, mobile = Profile(browser, False), Profile(browser, True)
+        measure_loads(desk, base, args.runs, desktop, with_warm=True)
+        measure_loads(mobile, base, args.phone_runs, phone, with_warm=False)
+        page = desk.page()
+        page.goto(base)
+        page.evaluate("window.lab.ready")
+        sets = page.evaluate(ROUND_TRIPS, [PANEL_ROWS[0][2], args.toggles])["times"]
+        page.context.close()
+        desk_panels = measure_panels(desk, base, args.panel_toggles)
+        phone_panels = measure_panels(mobile, base, max(20, args.panel_toggles // 4))
         browser.close()
     server.shutdown()
 
-    med = {k: statistics.median(v) for k, v in samples.items()}
     figures = {
         "date": time.strftime("%Y-%m-%d %H:%M"),
         "machine": "%s, %d cores, %s" % (platform.platform(terse=True), os.cpu_count(),
                                          chromium_version(options)),
-        "runs": args.runs,
-        "floor_ms": med["floor"],
-        "first_paint_ms": med["first_paint"],
-        "ready_ms": med["ready"],
-        "ready_over_floor": med["ready"] / med["floor"],
-        "warm_ms": med["warm"],
-        "warm_over_cold": med["warm"] / med["ready"],
-        "floor_warm_ms": med["floor_warm"],
-        "floor_warm_over_cold": med["floor_warm"] / med["floor"],
-        "block_ready_ms": med["block_ready"],
-        "bytes_mb": med["bytes"] / 1e6,
-        "floor_bytes_mb": med["floor_bytes"] / 1e6,
-        "longest_boot_task_ms": med["long_task"],
-        "set_ms_median": statistics.median(sets),
-        "set_ms_p95": p95(sets),
-        "panels": {label: {"median_ms": statistics.median(t), "p95_ms": p95(t), "n": len(t)}
-                   for label, t in panels.items()},
-        "samples": samples,
+        "runs": args.runs, "phone_runs": args.phone_runs,
+        "desktop": summary(desktop), "phone": summary(phone),
+        "set_ms_median": statistics.median(sets), "set_ms_p95": p95(sets),
+        "panels": {"desktop": desk_panels, "phone": phone_panels},
+        "samples": {"desktop": desktop, "phone": phone},
     }
-
     print("Attention Lab benchmark · %s · %s" % (figures["date"], figures["machine"]))
-    print("median of %d cold loads (fresh browser context each)\n" % args.runs)
-    print("| figure | value | target | value / target |")
-    print("| --- | --- | --- | --- |")
-    print("| runtime floor: Pyodide boot + NumPy loaded and imported, cold | %.0f ms | | |"
-          % figures["floor_ms"])
-    print("| lab.ready, cold | %.0f ms | | |" % figures["ready_ms"])
-    for key, (name, target, unit) in TARGETS.items():
-        value = figures[key]
-        shown = ("%.2f" % value) if unit in ("", "MB") else ("%.1f" % value)
-        print("| %s | %s%s | ≤ %s%s | %.2f |" % (name, shown, " " + unit if unit else "",
-                                                 target, " " + unit if unit else "", value / target))
-    print("| lab.set round trip, median | %.2f ms | | |" % figures["set_ms_median"])
-    print("| lab.ready warm | %.0f ms | | |" % figures["warm_ms"])
-    print("| floor warm / cold (the same ratio for the bare runtime) | %.2f | | |"
-          % figures["floor_warm_over_cold"])
-    print("| floor page bytes, cold | %.2f MB | | |" % figures["floor_bytes_mb"])
-    print("| longest main-thread task during boot | %.0f ms | (reported) | |"
-          % figures["longest_boot_task_ms"])
-    print("| bloque.html lab.ready, cold | %.0f ms | | |" % figures["block_ready_ms"])
-    print("\n| lab.set round trip per panel (%d calls each) | median | p95 | p95 / 16 ms |"
-          % args.panel_toggles)
-    print("| --- | --- | --- | --- |")
-    for label, row in figures["panels"].items():
-        print("| %s | %.2f ms | %.2f ms | %.2f |" % (label, row["median_ms"], row["p95_ms"],
-                                                     row["p95_ms"] / 16))
+    print("medians of %d cold loads (desktop) and %d (phone: 4× CPU, Slow 4G), a fresh "
+          "browser context each" % (args.runs, args.phone_runs))
+    print_profile("escritorio (desktop)", figures["desktop"])
+    print("| lab.set round trip, 200 toggles: median, p95 | %.1f ms, %.1f ms | ≤ 16 ms | %.2f |"
+          % (figures["set_ms_median"], figures["set_ms_p95"], figures["set_ms_p95"] / 16))
+    print_profile("móvil (phone: 4× CPU, Slow 4G)", figures["phone"])
+    print_panels("desktop", desk_panels, 16)
+    print_panels("phone", phone_panels, 100)
     out = ROOT / ".bench"
     out.mkdir(exist_ok=True)
     (out / "latest.json").write_text(json.dumps(figures, indent=2) + "\n")

@@ -252,6 +252,10 @@ class LabHandler(BaseHTTPRequestHandler):
 
     protocol_version = "HTTP/1.1"  # keep-alive: every response has a length
     timeout = 15  # seconds a silent connection may hold a thread
+    # Sending a body to a slow reader (a phone on school Wi-Fi reads 27 MB at a
+    # few hundred kB/s over several connections) may wait on the client's
+    # window far longer than an idle request would: writes get their own limit.
+    write_timeout = 300
     disable_nagle_algorithm = True  # headers then body: no 40 ms stall
     immutable_prefixes = IMMUTABLE_PREFIXES
     extensions_map = {
@@ -305,9 +309,12 @@ class LabHandler(BaseHTTPRequestHandler):
         with body:
             if send_body:
                 try:
+                    self.connection.settimeout(self.write_timeout)
                     self.connection.sendfile(body)
                 except (ConnectionError, TimeoutError):
                     self.close_connection = True
+                finally:
+                    self.connection.settimeout(self.timeout)
 
     def send_head(self):
         """Headers for the request; the open body to copy, or None."""

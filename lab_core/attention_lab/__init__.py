@@ -138,6 +138,42 @@ def head_view(state):
                         else HEADS[state["head"]]["summary"])}
 
 
+@reads("sentence", "query", "key", "mask", "head")
+def state_line(state):
+    """The state as printed under the title: «Frase: … · Consulta: banco · …»."""
+    tokens = tokens_of(state)
+    return " · ".join([
+        "Frase: %s" % SENTENCES[state["sentence"]]["label"],
+        "Consulta: %s" % tokens[state["query"]],
+        "Clave: %s" % tokens[state["key"]],
+        "Máscara: %s" % MASK_LABELS[state["mask"]],
+        "Cabeza: %s" % head_label(state["head"]),
+    ])
+
+
+@reads(*[k for k in LABELS if k != "panel"])
+def announce(state):
+    """What a screen reader hears after a change, by the state key changed.
+
+    (A change of panel is announced by the page with the panel's title.)
+    """
+    arithmetic = arithmetic_panel(state)
+    block = arithmetic["blocks"][0]
+    weight = ("Peso de %s → %s: %s; puntuación %s (%s, máscara %s)."
+              % (arithmetic["query"], arithmetic["key"], block["weight"], block["score"],
+                 block["head"], MASK_LABELS[state["mask"]]))
+    rope = rope_panel(state)
+    rope_text = "qₘ · kₙ = %s, con n − m = %s." % (rope["score"], rope["offset"])
+    cache = cache_panel(state)
+    said = {key: weight for key in ("sentence", "query", "key", "mask", "head")}
+    said.update({key: rope_text for key in ("theta", "rope_m", "rope_n", "rope_q", "rope_k")})
+    said["step"] = "Paso %d: llega «%s»." % (cache["step"], cache["new_token"])
+    row = [r for r in scaling_panel(state)["table"]["rows"] if r["selected"]][0]
+    said["dk"] = ("%s: q·k se desvía %s sin dividir y %s dividiendo entre √dₖ."
+                  % (row["label"], row["cells"][0]["text"], row["cells"][2]["text"]))
+    return said
+
+
 # The view, key by key: each part is built by a builder that declares the
 # state keys it reads (memo.reads). The build uses the same table to prepare
 # views ahead of time (lab_core/prepared.py).
@@ -154,6 +190,8 @@ PARTS = (
     ("cache", cache_panel),
     ("sentence", sentence_view),
     ("head", head_view),
+    ("state_line", state_line),
+    ("announce", announce),
 )
 # Keys a reader sets with the page's selects and steppers: any state that
 # only changes these is prepared at build time (prepared.py).

@@ -4,7 +4,9 @@
 //   network  the connection failed or was cut
 //   http     the server answered with an error status
 //   corrupt  the file arrived truncated or with other content
-//   timeout  no byte arrived for STALL_MS
+//   timeout  no byte of any file arrived for STALL_MS (the caller's stall
+//            timer aborts the downloads still waiting: a request queued
+//            behind others on a slow network is not stalled by itself)
 // Files already downloaded are kept by the caller, so a retry fetches only
 // what is missing (and re-fetches a corrupt file past the HTTP cache).
 
@@ -44,15 +46,14 @@ async function sha256(buffer) {
 }
 
 // One file, as an ArrayBuffer; onBytes(n) reports progress as it streams.
-export async function download(file, { onBytes = () => {}, fresh = false } = {}) {
-  const controller = new AbortController();
-  let stalled = false;
-  const stall = stallTimer(() => {
-    stalled = true;
-    controller.abort();
-  });
+// `stall` is a shared AbortController: aborting it means the whole download
+// step stopped making progress.
+export async function download(file, { onBytes = () => {}, fresh = false, stall } = {}) {
+  const controller = stall || new AbortController();
   const fail = (error) => {
-    if (stalled) return new LoadError("timeout", file, `sin datos durante ${STALL_MS / 1000} s`);
+    if (controller.signal.aborted) {
+      return new LoadError("timeout", file, `sin datos durante ${STALL_MS / 1000} s`);
+    }
     return new LoadError("network", file, error && error.message ? error.message : String(error));
   };
   try {
@@ -79,7 +80,6 @@ export async function download(file, { onBytes = () => {}, fresh = false } = {})
       chunks.push(part.value);
       received += part.value.length;
       onBytes(part.value.length);
-      stall.poke();
     }
     const bytes = new Uint8Array(received);
     let offset = 0;
@@ -97,7 +97,7 @@ export async function download(file, { onBytes = () => {}, fresh = false } = {})
     }
     return bytes.buffer;
   } finally {
-    stall.stop();
+    if (!stall) controller.abort(); // a private controller: nothing left to cancel
   }
 }
 

@@ -14,6 +14,7 @@
 // made in one burst go to Python as one batch: one round trip, one paint.
 
 import * as chrome from "./chrome.js";
+import * as classroom from "./classroom.js";
 import { LoadError } from "./download.js";
 import { Prepared } from "./prepared.js";
 import { bootPython, pickRuntime } from "./python.js";
@@ -22,7 +23,7 @@ import { renderView } from "./render.js";
 document.documentElement.dataset.js = "started"; // the watchdog stands down
 
 // URL keys that belong to the page, not to the lab state.
-const PAGE_KEYS = new Set(["runtime"]);
+const PAGE_KEYS = new Set(["runtime", "embed"]);
 const MANIFEST = { url: new URL("manifest.json", document.baseURI).href,
   label: "la lista de archivos del laboratorio" };
 
@@ -83,7 +84,7 @@ function showPanel(panel, scroll) {
     else link.removeAttribute("aria-current");
   }
   const section = panel && document.getElementById(panel);
-  if (scroll && section) section.scrollIntoView({ block: "start" });
+  if (scroll && section && !document.body.dataset.embed) section.scrollIntoView({ block: "start" });
 }
 
 function markFirstPaint() {
@@ -108,6 +109,7 @@ function show(next, from, { scrollToPanel = false } = {}) {
   document.body.dataset.live = String(live);
   chrome.showNotices([...pageNotices, ...next.notices]);
   if (from === "python" || !urlPending) mirrorInURL(next.query_string);
+  classroom.refreshLinks();
   syncButtons();
   clearPending();
   if ("panel" in state) {
@@ -268,6 +270,7 @@ async function beforeLive(call) {
     const next = await prepared.view({ ...state, ...call.partial });
     if (next && show(next, "prepared")) {
       clearErrors();
+      sayWhatChanged([call.partial]);
       call.resolve(structuredClone(state));
       return;
     }
@@ -306,7 +309,10 @@ async function flush() {
   if (!reply.ok) {
     for (const call of calls) call.reject(new Error(reply.error));
   } else {
+    const drawing = performance.now();
     if (reply.view) show(reply.view, "python");
+    performance.measure("lab:draw", { start: drawing, end: performance.now() });
+    sayWhatChanged(calls.filter((c, i) => reply.results[i].ok).map((c) => c.partial));
     if (reply.results.some((r) => r.ok)) clearErrors();
     const shown = structuredClone(state);
     reply.results.forEach((result, i) => {
@@ -322,13 +328,38 @@ async function flush() {
   if (queue.length) scheduleFlush();
 }
 
+// The result of a change, for screen readers: Python says, for each state
+// key, what its change shows (view.announce); the polite live region reads it.
+function sayWhatChanged(partials) {
+  if (!view || !view.announce) return;
+  const said = [];
+  for (const partial of partials) {
+    for (const key of Object.keys(partial)) {
+      const text = view.announce[key];
+      if (text && !said.includes(text)) said.push(text);
+    }
+  }
+  if (partials.some((partial) => "panel" in partial)) {
+    const title = document.getElementById(`${state.panel}-title`);
+    if (title) said.push(`Panel ${title.textContent.trim()}.`);
+  }
+  if (said.length) chrome.announce(said.join(" "));
+}
+
 // One request to Python; the reply also lands on window.py_view_data (and
 // the block lab's table on window.py_table_data, as the article's cell does).
+// Where a round trip's time goes, for scripts/bench.py: lab:python (in the
+// worker), lab:reply (carrying and parsing the reply), lab:draw (drawing).
 async function ask(request) {
-  const { text, table } = await python.call(request);
+  const start = performance.now();
+  const { text, table, python: pythonMs } = await python.call(request);
   window.py_view_data = text;
   if (table !== undefined) window.py_table_data = table;
-  return JSON.parse(text);
+  const reply = JSON.parse(text);
+  const parsed = performance.now();
+  performance.measure("lab:python", { start, duration: pythonMs });
+  performance.measure("lab:reply", { start, duration: Math.max(0, parsed - start - pythonMs) });
+  return reply;
 }
 
 const lab = {
@@ -467,6 +498,19 @@ function start() {
 }
 
 chrome.trackBarHeight();
+const embedNotice = classroom.embedMode(new URLSearchParams(location.search));
+if (embedNotice) pageNotices.push(embedNotice);
+classroom.init({
+  set,
+  defaults: () => prepared.defaults || {},
+  live: () => live,
+  announce: chrome.announce,
+  exportTable: async (table) => {
+    const reply = await ask({ lab: labName, from: "export", state, table });
+    if (!reply.ok) throw new Error(reply.error);
+    return reply.export;
+  },
+});
 start();
 
 // ---------------------------------------------------------------- events
@@ -489,7 +533,8 @@ function onControl(event) {
 document.addEventListener("change", onControl);
 document.addEventListener("input", onControl);
 
-// Selecting or focusing a score cell explains it: (row, column) -> (query, key).
+// Clicking a score cell explains it: (row, column) -> (query, key). (The
+// keyboard does the same with Enter; classroom.js moves focus in the grid.)
 function pickCell(event) {
   const cell = event.target.closest("td[data-col]");
   if (!cell || !state) return;
@@ -497,7 +542,6 @@ function pickCell(event) {
   if (String(state.query) === partial.query && String(state.key) === partial.key) return;
   set(partial).catch(() => {});
 }
-document.addEventListener("focusin", pickCell);
 
 document.addEventListener("click", (event) => {
   pickCell(event);

@@ -45,7 +45,7 @@ class Python {
     if (!pending) return;
     this.waiting.delete(message.id);
     if (message.reply === null) pending.reject(new LoadError("runtime", null, message.failure));
-    else pending.resolve({ text: message.reply, table: message.table });
+    else pending.resolve({ text: message.reply, table: message.table, python: message.python });
   }
 
   // request (an object) -> {text, table}: the reply envelope as JSON text,
@@ -127,33 +127,65 @@ function startWorker(runtime, base, wheel, have, onStep) {
 }
 
 // Downloads still under way when a boot failed: a retry waits for them
-// rather than starting them again.
+// rather than starting them again. url -> {job, controller}
 const inflight = new Map();
+// The attempt under way: bytes from any download, started by it or by an
+// earlier one, count as its progress.
+let attempt = null;
+
+function report(n) {
+  if (attempt) attempt.count(n);
+}
+
+// A connection cut mid-file is tried once more at once (school networks drop
+// long downloads); any other fault, or a second cut, is the reader's to see.
+function fetchFile(file, suspect, have) {
+  const controller = new AbortController();
+  const once = () => download(file, { fresh: suspect.has(file.url), onBytes: report, stall: controller });
+  const job = once()
+    .catch((error) => {
+      if (error.kind !== "network" || controller.signal.aborted) throw error;
+      return once();
+    })
+    .then((buffer) => {
+      have.set(file.url, buffer);
+      suspect.delete(file.url);
+    }, (error) => {
+      if (error.kind === "corrupt") suspect.add(file.url);
+      throw error;
+    })
+    .finally(() => inflight.delete(file.url));
+  inflight.set(file.url, { job, controller });
+  return job;
+}
 
 // Download what is missing, then boot. `have` (url -> ArrayBuffer) and
-// `suspect` (urls that arrived corrupt) persist across retries.
+// `suspect` (urls that arrived corrupt) persist across retries. One stall
+// timer watches the whole step: any byte of any file is progress; when none
+// arrives for STALL_MS, every download still waiting is stopped.
 export async function bootPython({ manifest, runtime, have, suspect, onBytes, onStep }) {
   const { base, files, wheel } = runtimeFiles(manifest, runtime);
   const total = files.reduce((sum, file) => sum + file.size, 0);
   let done = files.filter((file) => have.has(file.url)).reduce((sum, file) => sum + file.size, 0);
   onBytes(done, total);
   onStep("download");
+  const timer = stallTimer(() => {
+    for (const { controller } of inflight.values()) controller.abort();
+  });
+  attempt = {
+    count(n) {
+      timer.poke();
+      onBytes((done += n), total);
+    },
+  };
   const missing = files.filter((file) => !have.has(file.url));
-  const count = (n) => onBytes((done += n), total);
-  await Promise.all(missing.map((file) => {
-    if (inflight.has(file.url)) return inflight.get(file.url);
-    const job = download(file, { fresh: suspect.has(file.url), onBytes: (n) => count(n) })
-      .then((buffer) => {
-        have.set(file.url, buffer);
-        suspect.delete(file.url);
-      }, (error) => {
-        if (error.kind === "corrupt") suspect.add(file.url);
-        throw error;
-      })
-      .finally(() => inflight.delete(file.url));
-    inflight.set(file.url, job);
-    return job;
-  }));
+  try {
+    await Promise.all(missing.map((file) =>
+      (inflight.has(file.url) ? inflight.get(file.url).job : fetchFile(file, suspect, have))));
+  } finally {
+    timer.stop();
+    attempt = null;
+  }
   onBytes(total, total);
   return startWorker(runtime, base, wheel, have, onStep);
 }

@@ -82,6 +82,8 @@ function buildTable(node, table) {
   const element = el("table", undefined, "lab-table");
   element.id = `table-${table.id}`;
   element.append(el("caption", table.caption));
+  const grid = Boolean(node.dataset.pickCell);
+  if (grid) element.setAttribute("role", "grid"); // one tab stop; arrows move (classroom.js)
   const headRow = el("tr");
   headRow.append(el("th", table.corner, "corner"));
   for (const column of table.columns) {
@@ -100,6 +102,7 @@ function buildTable(node, table) {
     if (pickable) {
       const pick = el("button", row.label, "row-pick");
       pick.type = "button";
+      if (grid) pick.tabIndex = -1;
       pick.dataset.pick = pickable;
       pick.dataset.value = String(i);
       pick.title = `Elegir «${row.label}»`;
@@ -109,8 +112,8 @@ function buildTable(node, table) {
     }
     tr.append(th, ...row.cells.map((_, j) => {
       const td = el("td");
-      if (node.dataset.pickCell) { // a focusable cell: picks (row, column) as (query, key)
-        td.tabIndex = 0;
+      if (grid) { // a cell of the grid: Enter or a click picks (row, column) as (query, key)
+        td.tabIndex = -1;
         td.dataset.row = String(i);
         td.dataset.col = String(j);
         td.title = `Ver la cuenta de «${row.label}» → «${table.columns[j]}»`;
@@ -120,7 +123,12 @@ function buildTable(node, table) {
     body.append(tr);
   });
   element.append(head, body);
-  node.replaceChildren(element);
+  // Every table can be exported (classroom.js asks Python for the texts).
+  const tools = el("button", "Exportar", "table-export");
+  tools.type = "button";
+  tools.dataset.classroom = "export";
+  tools.setAttribute("aria-label", `Exportar la tabla «${table.caption}»`);
+  node.replaceChildren(tools, element);
   return element;
 }
 
@@ -167,6 +175,14 @@ function renderTable(node, table) {
     else tr.removeAttribute("aria-current");
     row.cells.forEach((cell, j) => fillCell(tr.cells[j + 1], cell, heat));
   });
+  const exporter = node.querySelector(".table-export");
+  if (exporter) exporter.setAttribute("aria-label", `Exportar la tabla «${table.caption}»`);
+  if (element.getAttribute("role") === "grid" && !element.contains(document.activeElement)) {
+    // The grid's one tab stop is the cell the arithmetic explains.
+    const cells = [...element.querySelectorAll("td")];
+    const focus = cells.find((td) => td.classList.contains("focus")) || cells[0];
+    for (const td of cells) td.tabIndex = td === focus ? 0 : -1;
+  }
   if (!node.dataset.observed) {
     node.dataset.observed = "true";
     overflow.observe(node);

@@ -123,8 +123,10 @@ async function boot({ runtime, base, wheel, files: given }) {
 
 function call({ id, request }) {
   self.py_table_data = undefined;
+  const start = performance.now();
   render(request);
-  post({ type: "reply", id, reply: self.py_view_data, table: self.py_table_data });
+  post({ type: "reply", id, reply: self.py_view_data, table: self.py_table_data,
+    python: performance.now() - start });
 }
 
 // The worker's own policy (see scripts/site_headers.py) is reported to the

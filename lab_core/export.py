@@ -1,0 +1,116 @@
+"""A table of a view as CSV, Markdown and LaTeX, with the numbers as shown.
+
+The page's tables already hold every number as Spanish text (1,41; −∞;
+3.150.336): the exports copy those texts, never re-format the values, so a
+table pasted into a spreadsheet, a course page or a paper reads exactly as
+on screen. CSV uses ';' between fields, as spreadsheets in Spanish expect
+(the decimal comma is taken).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+import unicodedata
+
+# pdflatex-safe forms of the symbols the lab writes.
+LATEX_SYMBOLS = {
+    "−": "$-$", "∞": "$\\infty$", "√": "$\\surd$", "·": "$\\cdot$", "×": "$\\times$",
+    "→": "$\\to$", "≈": "$\\approx$", "θ": "$\\theta$", "γ": "$\\gamma$", "β": "$\\beta$",
+    "ω": "$\\omega$", "π": "$\\pi$", "ε": "$\\varepsilon$", "σ": "$\\sigma$", "μ": "$\\mu$",
+    "ₖ": "$_k$", "ₘ": "$_m$", "ₙ": "$_n$", "²": "$^2$", "⁻": "$^{-}$", "¹": "$^1$",
+    "⁰": "$^0$", "³": "$^3$", "⁴": "$^4$", "⁵": "$^5$", "⁶": "$^6$", "⁷": "$^7$",
+    "⁸": "$^8$", "⁹": "$^9$", "|": "$|$", "<": "$<$", ">": "$>$",
+}
+LATEX_SPECIAL = {"\\": "\\textbackslash{}", "&": "\\&", "%": "\\%", "$": "\\$", "#": "\\#",
+                 "_": "\\_", "{": "\\{", "}": "\\}", "~": "\\textasciitilde{}",
+                 "^": "\\textasciicircum{}"}
+
+
+def grid(table):
+    """The table as rows of texts, the header row first."""
+    rows = [[table["corner"]] + list(table["columns"])]
+    for row in table["rows"]:
+        rows.append([row["label"]] + [cell["text"] for cell in row["cells"]])
+    return rows
+
+
+def to_csv(table):
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
+    writer.writerows(grid(table))
+    return out.getvalue()
+
+
+def _markdown_text(text):
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def to_markdown(table):
+    rows = grid(table)
+    lines = ["**%s**" % _markdown_text(table["caption"]), ""]
+    lines.append("| " + " | ".join(_markdown_text(t) or " " for t in rows[0]) + " |")
+    lines.append("| --- | " + " | ".join("---:" for _ in rows[0][1:]) + " |")
+    for row in rows[1:]:
+        lines.append("| " + " | ".join(_markdown_text(t) for t in row) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def latex_text(text):
+    """Escape LaTeX's special characters and spell the lab's symbols for pdflatex."""
+    out = []
+    for char in text:
+        if char in LATEX_SPECIAL:
+            out.append(LATEX_SPECIAL[char])
+        elif char in LATEX_SYMBOLS:
+            out.append(LATEX_SYMBOLS[char])
+        else:
+            out.append(char)
+    return "".join(out).replace("$$", "")
+
+
+def to_latex(table):
+    rows = grid(table)
+    lines = [
+        "% " + latex_text(table["caption"]).replace("\n", " "),
+        "% Con pdflatex: \\usepackage[utf8]{inputenc} y \\usepackage[T1]{fontenc}.",
+        "\\begin{table}[ht]",
+        "\\centering",
+        "\\caption{%s}" % latex_text(table["caption"]),
+        "\\begin{tabular}{l%s}" % ("r" * (len(rows[0]) - 1)),
+        "\\hline",
+        " & ".join(latex_text(t) for t in rows[0]) + " \\\\",
+        "\\hline",
+    ]
+    lines += [" & ".join(latex_text(t) for t in row) + " \\\\" for row in rows[1:]]
+    lines += ["\\hline", "\\end{tabular}", "\\end{table}"]
+    return "\n".join(lines) + "\n"
+
+
+def filename(table):
+    """'Puntuaciones · pista de lugar' -> 'puntuaciones-pista-de-lugar'."""
+    text = unicodedata.normalize("NFKD", table["caption"]).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return (slug or table["id"])[:60]
+
+
+def tables_of(node):
+    """Every table dict inside a view, depth first."""
+    if isinstance(node, dict):
+        if {"id", "caption", "columns", "rows"} <= set(node):
+            yield node
+        for value in node.values():
+            yield from tables_of(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from tables_of(item)
+
+
+def export_table(view, table_id):
+    """The exports of the table with this id in the view, or ValueError."""
+    for table in tables_of(view):
+        if table["id"] == table_id:
+            return {"id": table_id, "caption": table["caption"], "filename": filename(table),
+                    "csv": to_csv(table), "markdown": to_markdown(table),
+                    "latex": to_latex(table)}
+    raise ValueError("esta vista no tiene la tabla «%s»" % table_id)

@@ -1,0 +1,369 @@
+"""The classroom kit: share, embed, export, print, themes, keyboard, contrast,
+and an accessibility audit (axe-core) with no serious finding."""
+import json
+import re
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from lab_core import attention_lab
+from lab_core.views import answer
+
+ATTENTION_PANELS = ["puntuacion", "mezcla", "cabezas", "mascara", "rope", "entrenamiento", "cache"]
+BLOCK_PANELS = ["orden", "posicion", "residual", "layernorm", "ffn", "bloque", "quiz"]
+HOSTILE = '"><img src=x onerror="window.pwned=1"></textarea><b>'
+
+
+def clipboard(lab):
+    lab.page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+
+
+def read_clipboard(lab):
+    return lab.page.evaluate("navigator.clipboard.readText()")
+
+
+def serious(page):
+    results = Axe().run(page)
+    return [(v["id"], v["impact"], len(v["nodes"])) for v in results.response["violations"]
+            if v["impact"] in ("serious", "critical")]
+
+
+# ------------------------------------------------------------------ share
+
+def test_copy_the_link_and_reset_to_the_article(lab):
+    clipboard(lab)
+    lab.open(lab.base_url, "?mask=bidirectional&head=finanzas&query=3")
+    tools = lab.page.locator(".share-tools")
+    tools.get_by_role("button", name="Copiar enlace").click()
+    lab.page.wait_for_function(
+        "() => document.querySelector('.share-tools .confirm').textContent.length > 0")
+    assert tools.locator(".confirm").inner_text() == "Enlace copiado"
+    assert read_clipboard(lab) == lab.page.url
+    tools.get_by_role("button", name="Restablecer").click()
+    lab.settle()
+    state = lab.state()
+    default = attention_lab.SPEC.default_state()
+    assert {k: state[k] for k in ("mask", "head", "query")} == {
+        k: default[k] for k in ("mask", "head", "query")}
+    assert lab.page.evaluate("location.search") == ""
+
+
+def test_copying_without_a_clipboard_shows_the_text_to_select(lab):
+    lab.page.add_init_script("""Object.defineProperty(navigator, 'clipboard', {value: {
+        writeText: () => Promise.reject(new Error('denied'))}});""")
+    lab.open(lab.base_url, "?mask=bidirectional")
+    lab.page.locator(".share-tools").get_by_role("button", name="Copiar enlace").click()
+    dialog = lab.page.locator("#text-dialog")
+    dialog.wait_for(state="visible")
+    assert dialog.locator("textarea").input_value() == lab.page.url
+    assert "selecciónalo y cópialo tú" in dialog.locator(".dialog-title").inner_text()
+    selected = lab.page.evaluate(
+        "(() => { const t = document.getElementById('text-box'); "
+        "return t.value.slice(t.selectionStart, t.selectionEnd); })()")
+    assert selected == lab.page.url
+
+
+# ------------------------------------------------------------------ embed
+
+def test_an_embedded_panel_shows_only_itself_and_its_controls(lab):
+    lab.open(lab.base_url, "?embed=1&panel=mascara&mask=bidirectional")
+    page = lab.page
+    assert page.locator(".masthead").is_hidden() and page.locator(".exercise").is_hidden()
+    assert page.locator("#mascara").is_visible() and page.locator("#puntuacion").is_hidden()
+    assert page.get_by_label("Máscara", exact=True).is_visible()
+    assert page.get_by_label("Clave", exact=True).is_hidden()  # the mask panel does not read it
+    whole = page.get_by_role("link", name="Abrir el laboratorio completo ↗")
+    assert "embed" not in whole.get_attribute("href")
+    lab.choose("Máscara", "causal")
+    assert "embed=1" in page.url and "panel=mascara" in page.url
+    assert "mask" not in whole.get_attribute("href")
+    lab.open(lab.base_url, "?embed=1&panel=rope")
+    assert page.locator("#controls").is_hidden()  # RoPE reads none of the main controls
+
+
+def test_an_embed_works_inside_an_iframe(lab):
+    src = lab.base_url + "?embed=1&panel=puntuacion&mask=bidirectional"
+    lab.page.set_content('<iframe src="%s" title="lab" width="800" height="700"></iframe>' % src)
+    frame = lab.page.frame_locator("iframe")
+    inner = lab.page.frames[1]
+    inner.evaluate("window.lab.ready")
+    assert inner.evaluate("window.lab.state.mask") == "bidirectional"
+    assert frame.locator("#table-scores tbody tr").nth(1).locator("td").nth(3).inner_text() == "1,41"
+    inner.evaluate("window.lab.set({mask: 'causal'})")
+    assert "mask" not in inner.evaluate("location.search")
+
+
+def test_an_unknown_embed_panel_shows_the_whole_page_with_a_notice(lab):
+    lab.open(lab.base_url, "?embed=1&panel=cocina")
+    assert lab.page.locator(".masthead").is_visible()
+    assert any("Se ignoró embed=1" in n for n in lab.notices())
+
+
+def test_the_embed_snippet_is_for_the_current_view_and_cannot_be_injected(lab):
+    lab.open(lab.base_url, "?mask=bidirectional&head=" + HOSTILE.replace("&", "%26"))
+    lab.page.locator("#rope").get_by_role("button", name=re.compile("^Insertar")).click()
+    code = lab.page.locator("#embed-dialog textarea").input_value()
+    assert code.startswith('<iframe src="%s?mask=bidirectional&amp;embed=1&amp;panel=rope"'
+                           % lab.base_url)
+    assert "<img" not in code and "</textarea>" not in code and code.count("<iframe") == 1
+    # Hostile text anywhere in the URL stays escaped.
+    lab.page.evaluate("history.replaceState(null, '', location.pathname + '?x=' + "
+                      "encodeURIComponent(%s))" % json.dumps(HOSTILE))
+    lab.page.locator("#embed-dialog").get_by_role("button", name="Cerrar").click()
+    lab.page.locator("#rope").get_by_role("button", name=re.compile("^Insertar")).click()
+    code = lab.page.locator("#embed-dialog textarea").input_value()
+    assert "<img" not in code and code.count('"') == 12  # six attributes, none closed early
+    assert lab.page.evaluate("window.pwned") is None
+    assert lab.page.locator("img").count() == 0
+
+
+# ----------------------------------------------------------------- export
+
+def test_every_table_exports_exactly_what_it_shows(lab):
+    clipboard(lab)
+    lab.open(lab.base_url, "?mask=bidirectional")
+    state = lab.state()
+    expected = answer(json.dumps({"lab": "attention", "from": "export", "state": state,
+                                  "table": "scores"}))["export"]
+    assert "1,41" in expected["csv"] and "−∞" not in expected["csv"]
+    lab.page.get_by_role("button", name="Exportar la tabla «Puntuaciones»").click()
+    dialog = lab.page.locator("#export-dialog")
+    dialog.get_by_role("button", name="Copiar CSV").wait_for()
+    lab.page.wait_for_function("() => !document.querySelector('#export-dialog [data-format]').disabled")
+    for name, key in (("Copiar CSV", "csv"), ("Copiar Markdown", "markdown"),
+                      ("Copiar LaTeX", "latex")):
+        dialog.get_by_role("button", name=name).click()
+        lab.page.wait_for_function("(t) => navigator.clipboard.readText().then((c) => c === t)",
+                                   arg=expected[key])
+    with lab.page.expect_download() as info:
+        dialog.get_by_role("button", name="Descargar CSV").click()
+    download = info.value
+    assert download.suggested_filename == "puntuaciones.csv"
+    assert open(download.path(), encoding="utf-8-sig", newline="").read() == expected["csv"]
+    # The exported table reads like the one on screen, cell by cell.
+    rows = [line.split(";") for line in expected["csv"].strip().split("\r\n")]
+    shown = lab.table("Puntuaciones")
+    for row in rows[1:]:
+        assert shown[row[0]] == row[1:]
+
+
+def test_latex_export_escapes_and_spells_symbols():
+    view = attention_lab.build_view(attention_lab.SPEC.default_state())
+    from lab_core.export import export_table
+    latex = export_table(view, "scores")["latex"]
+    assert "$-\\infty$" in latex and "consulta \\textbackslash{} clave" in latex
+    assert "\\begin{tabular}{lrrrr}" in latex
+
+
+def test_figures_download_as_files(lab):
+    lab.open(lab.base_url, "?panel=rope")
+    with lab.page.expect_download() as info:
+        lab.page.locator("#rope").get_by_role("button", name="Descargar la figura").click()
+    assert info.value.suggested_filename == "rope-giro.svg"
+    text = open(info.value.path(), encoding="utf-8").read()
+    assert text.startswith("<svg") and "qₘ" in text and 'stroke="' in text
+    lab.open(lab.base_url + "bloque.html")
+    with lab.page.expect_download() as info:
+        lab.page.locator("#posicion").get_by_role("button", name="Descargar la figura").click()
+    assert info.value.suggested_filename == "codificacion-posicional.png"
+
+
+# ------------------------------------------------------------------ print
+
+def test_print_hides_the_controls_and_writes_the_state(lab):
+    lab.open(lab.base_url, "?mask=bidirectional")
+    lab.page.emulate_media(media="print")
+    assert lab.page.locator("#lab-bar").is_hidden()
+    assert lab.page.locator(".panel-nav").is_hidden()
+    line = lab.page.locator(".print-state")
+    assert line.is_visible()
+    assert ("Frase: El banco del parque · Consulta: banco · Clave: parque · "
+            "Máscara: bidireccional · Cabeza: pista de lugar") in line.inner_text()
+    assert lab.page.url in line.inner_text()
+    assert lab.page.locator(".veiled").count() == 0 or lab.page.locator(".veiled").first.evaluate(
+        "(e) => getComputedStyle(e).filter") == "none"
+    pdf = lab.page.pdf()
+    assert pdf[:4] == b"%PDF"
+
+
+# --------------------------------------------------- themes and contrast
+
+CONTRAST = """() => {
+  const channel = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+  const parse = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+  const blend = (top, bottom) => {
+    const a = top.length > 3 ? top[3] : 1;
+    return [0, 1, 2].map((i) => top[i] * a + bottom[i] * (1 - a));
+  };
+  const background = (node) => {
+    const layers = [];
+    for (let e = node; e; e = e.parentElement) {
+      const c = parse(getComputedStyle(e).backgroundColor);
+      if (c.length > 3 && c[3] === 0) continue;
+      layers.push(c);
+      if (c.length === 3 || c[3] === 1) break;
+    }
+    let color = parse(getComputedStyle(document.documentElement).backgroundColor);
+    if (color.length > 3 && color[3] === 0) color = [255, 255, 255];
+    for (const layer of layers.reverse()) color = blend(layer, color);
+    return color;
+  };
+  const bad = [];
+  for (const node of document.querySelectorAll('main *, header *, footer *')) {
+    const own = [...node.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !node.offsetParent || node.closest('[hidden], .veiled, [aria-hidden="true"]')) continue;
+    const style = getComputedStyle(node);
+    if (parseFloat(style.opacity) < 1 || style.visibility !== 'visible') continue;
+    if (node.closest('.pending') || node.disabled || node.closest(':disabled')) continue;
+    const fg = blend(parse(style.color), background(node));
+    const bg = background(node);
+    const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+    const ratio = (a + 0.05) / (b + 0.05);
+    const size = parseFloat(style.fontSize);
+    const large = size >= 24 || (size >= 18.66 && parseInt(style.fontWeight) >= 700);
+    if (ratio < (large ? 3 : 4.5)) bad.push([node.tagName, node.className, node.textContent.trim().slice(0, 30), ratio.toFixed(2)]);
+  }
+  return bad;
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("page_name", ["", "bloque.html"])
+def test_text_and_heat_cells_meet_aa_contrast(lab, scheme, page_name):
+    lab.page.emulate_media(color_scheme=scheme)
+    query = "?mask=bidirectional&head=all" if page_name == "" else ""
+    lab.open(lab.base_url + page_name, query)
+    if page_name == "":
+        lab.page.locator("#puntuacion").get_by_role("button", name="Mostrar sin predecir").click()
+    background = lab.page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
+    assert (background == "rgb(15, 18, 24)") == (scheme == "dark")
+    assert lab.page.evaluate(CONTRAST) == []
+
+
+def test_the_theme_toggle_overrides_the_system_and_is_kept(lab):
+    lab.page.emulate_media(color_scheme="light")
+    lab.open(lab.base_url)
+    toggle = lab.page.locator("#theme-toggle")
+    assert toggle.inner_text() == "Tema: automático"
+    toggle.click()
+    assert toggle.inner_text() == "Tema: claro"
+    toggle.click()
+    assert toggle.inner_text() == "Tema: oscuro"
+    assert lab.page.evaluate("getComputedStyle(document.documentElement).backgroundColor") == \
+        "rgb(15, 18, 24)"
+    lab.open(lab.base_url)
+    assert lab.page.locator("#theme-toggle").inner_text() == "Tema: oscuro"
+
+
+def test_colour_is_never_the_only_carrier(lab):
+    lab.open(lab.base_url)
+    masked = lab.page.locator("#table-scores td.masked").first
+    assert masked.inner_text() == "−∞"
+    assert "repeating-linear-gradient" in masked.evaluate("(e) => getComputedStyle(e).backgroundImage")
+    marker = lab.page.locator("#table-scores tr.selected th").evaluate(
+        "(e) => getComputedStyle(e, '::before').content")
+    assert "▸" in marker
+    focus = lab.page.locator("#table-scores td.focus").evaluate(
+        "(e) => [getComputedStyle(e).outlineWidth, getComputedStyle(e, '::after').content]")
+    assert focus[0] == "3px" and "●" in focus[1]
+
+
+# ------------------------------------------------------- keyboard, voice
+
+def test_a_score_table_is_one_tab_stop_and_arrows_move_without_changing_the_state(lab):
+    lab.open(lab.base_url, "?mask=bidirectional")
+    table = lab.page.locator("#table-scores")
+    stops = table.locator("[tabindex='0']")
+    assert stops.count() == 1 and stops.first.inner_text() == "1,41"  # banco → parque
+    stops.first.focus()
+    lab.page.keyboard.press("ArrowLeft")
+    lab.page.keyboard.press("ArrowUp")
+    focused = lab.page.evaluate("document.activeElement.textContent")
+    assert focused == "0,71"  # El → del
+    assert (lab.state()["query"], lab.state()["key"]) == (1, 3)  # moving focus changes nothing
+    assert "fila El, columna del" in lab.page.locator("#announce").inner_text()
+    lab.page.keyboard.press("Enter")
+    lab.settle()
+    assert (lab.state()["query"], lab.state()["key"]) == (0, 2)
+    assert lab.page.locator("#puntuacion .formula").inner_text() == "(0·0 + 1·1) / √2 = 0,71"
+    lab.page.keyboard.press("Tab")
+    assert lab.page.evaluate("!document.getElementById('table-scores').contains(document.activeElement)")
+
+
+def test_nothing_focused_hides_under_the_sticky_bar(lab):
+    for page_name in ("", "bloque.html"):
+        lab.page.set_viewport_size({"width": 1280, "height": 720})
+        lab.open(lab.base_url + page_name)
+        lab.page.locator("body").press("Home")
+        hidden = lab.page.evaluate("""async () => {
+            const bar = document.getElementById('lab-bar');
+            const bad = [];
+            const seen = new Set();
+            const focusables = [...document.querySelectorAll(
+              'a[href], button, select, input, textarea, [tabindex="0"]')].filter((e) =>
+              !e.disabled && e.offsetParent !== null && !e.closest('[inert], dialog, #lab-bar'));
+            for (const node of focusables) {
+              node.focus();
+              await new Promise((r) => requestAnimationFrame(() => r()));
+              const box = node.getBoundingClientRect();
+              const barBox = bar.getBoundingClientRect();
+              const stuck = getComputedStyle(bar).position === 'sticky' && barBox.top <= 0;
+              const covered = stuck && box.top < barBox.bottom - 1;
+              if (covered || box.bottom > innerHeight + 1) bad.push(node.outerHTML.slice(0, 80));
+            }
+            return bad;
+        }""")
+        assert hidden == [], page_name
+
+
+def test_sliders_take_page_keys_and_ends(lab):
+    lab.open(lab.base_url, "?panel=rope")
+    slider = lab.page.get_by_label("Frecuencia θ")
+    slider.focus()
+    for key, theta in (("ArrowRight", 0.55), ("PageUp", 1.05), ("PageDown", 0.55),
+                       ("End", 3.14), ("Home", 0.0)):
+        slider.press(key)
+        lab.settle()
+        assert lab.state()["theta"] == pytest.approx(theta), key
+
+
+def test_each_change_is_announced(lab):
+    lab.open(lab.base_url)
+    lab.choose("Máscara", "bidireccional")
+    assert lab.page.locator("#announce").inner_text() == (
+        "Peso de banco → parque: 0,58; puntuación 1,41 (pista de lugar, máscara bidireccional).")
+    lab.set(panel="rope")
+    assert "Panel 5 · RoPE con una sola frecuencia." in lab.page.locator("#announce").inner_text()
+
+
+def test_motion_respects_reduced_motion(lab):
+    lab.page.emulate_media(reduced_motion="reduce")
+    lab.open(lab.base_url)
+    cell = lab.page.locator("#mascara td").first
+    assert cell.evaluate("(e) => getComputedStyle(e).transitionDuration") == "0s"
+    assert lab.page.locator(".spinner").evaluate("(e) => getComputedStyle(e).animationName") == "none"
+
+
+def test_at_200_percent_zoom_nothing_is_lost(lab):
+    lab.page.set_viewport_size({"width": 683, "height": 384})  # 1366 × 768 at 200 %
+    for page_name in ("", "bloque.html"):
+        lab.open(lab.base_url + page_name)
+        assert lab.page.evaluate("document.documentElement.scrollWidth") <= 683
+
+
+# ------------------------------------------------------------ axe-core
+
+@pytest.mark.parametrize("page_name, panels", [("", ATTENTION_PANELS), ("bloque.html", BLOCK_PANELS)])
+def test_axe_finds_nothing_serious(lab, page_name, panels):
+    lab.open(lab.base_url + page_name)
+    assert serious(lab.page) == []
+    for panel in panels:
+        lab.set(panel=panel)
+    if page_name == "":
+        lab.set(head="all", mask="bidirectional")
+    assert serious(lab.page) == []
+    lab.page.emulate_media(color_scheme="dark")
+    assert serious(lab.page) == []
+    lab.open(lab.base_url + page_name, "?embed=1&panel=%s" % panels[0])
+    assert serious(lab.page) == []

@@ -1,0 +1,339 @@
+// The classroom kit, shared by both pages: share a link, go back to the
+// article's state, choose a theme, embed one panel in a course page, export
+// tables and figures, print with the state written out, and move through
+// the score tables with the keyboard. Numbers and export texts come from
+// Python; this module only moves them to the clipboard, a file or the page.
+
+const THEME_KEY = "attention-lab-theme";
+const THEMES = ["auto", "light", "dark"];
+const THEME_NAMES = { auto: "automático", light: "claro", dark: "oscuro" };
+
+let lab = null; // {set, defaults(), exportTable(id), announce(text), live()}
+
+export function init(hooks) {
+  lab = hooks;
+  applyTheme(storedTheme());
+  document.addEventListener("click", onClick);
+  document.addEventListener("keydown", onGridKey);
+  document.addEventListener("keydown", onSliderKey);
+  document.addEventListener("focusin", onGridFocus);
+  for (const dialog of document.querySelectorAll("dialog")) {
+    dialog.addEventListener("click", (event) => {
+      if (event.target === dialog) dialog.close(); // a click on the backdrop
+    });
+  }
+}
+
+// ------------------------------------------------------------------ theme
+
+function storedTheme() {
+  try {
+    const theme = localStorage.getItem(THEME_KEY);
+    return THEMES.includes(theme) ? theme : "auto";
+  } catch (error) {
+    return "auto"; // storage may be off (private mode, a sandboxed iframe)
+  }
+}
+
+function applyTheme(theme) {
+  if (theme === "auto") delete document.documentElement.dataset.theme;
+  else document.documentElement.dataset.theme = theme;
+  const button = document.getElementById("theme-toggle");
+  if (button) button.textContent = `Tema: ${THEME_NAMES[theme]}`;
+}
+
+function nextTheme() {
+  const theme = THEMES[(THEMES.indexOf(storedTheme()) + 1) % THEMES.length];
+  try {
+    localStorage.setItem(THEME_KEY, theme);
+  } catch (error) {
+    // the choice then lasts this visit only
+  }
+  applyTheme(theme);
+  lab.announce(`Tema ${THEME_NAMES[theme]}.`);
+}
+
+// -------------------------------------------------------------- clipboard
+
+// Copy text; where the clipboard is not available (a plain-http address is
+// not a secure context; permission refused), show it selected in a box.
+async function copy(text, what) {
+  try {
+    if (!navigator.clipboard || !window.isSecureContext) throw new Error("sin portapapeles");
+    await navigator.clipboard.writeText(text);
+    lab.announce(`${what} copiado al portapapeles.`);
+    return true;
+  } catch (error) {
+    showText(text, `${what}: el navegador no deja copiar aquí; selecciónalo y cópialo tú.`);
+    return false;
+  }
+}
+
+function showText(text, title) {
+  const dialog = document.getElementById("text-dialog");
+  dialog.querySelector(".dialog-title").textContent = title;
+  const box = dialog.querySelector("textarea");
+  box.value = text;
+  if (!dialog.open) dialog.showModal();
+  box.focus();
+  box.select();
+}
+
+function download(filename, blob) {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+// ------------------------------------------------------------- share, embed
+
+function confirmNear(button, text) {
+  const note = button.parentElement.querySelector(".confirm");
+  if (note) {
+    note.textContent = text;
+    setTimeout(() => { if (note.textContent === text) note.textContent = ""; }, 4000);
+  }
+}
+
+function embedURL(panel) {
+  const url = new URL(location.href);
+  url.hash = "";
+  url.searchParams.set("embed", "1");
+  url.searchParams.set("panel", panel);
+  return url.href.replace(/%3B/g, ";");
+}
+
+// An attribute value for the snippet: whatever the URL holds, it cannot
+// close the attribute or open a tag.
+function attribute(text) {
+  return text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+function snippet(panel) {
+  const title = document.getElementById(`${panel}-title`);
+  const name = title ? title.textContent.replace(/\s+/g, " ").trim() : panel;
+  return `<iframe src="${attribute(embedURL(panel))}" title="${attribute(`Laboratorio · ${name}`)}" ` +
+    'width="100%" height="720" style="border:0" loading="lazy"></iframe>';
+}
+
+function showSnippet(panel) {
+  const dialog = document.getElementById("embed-dialog");
+  dialog.querySelector("textarea").value = snippet(panel);
+  dialog.dataset.panel = panel;
+  dialog.showModal();
+  dialog.querySelector("textarea").select();
+}
+
+// ------------------------------------------------------------------ export
+
+async function openExport(tableId) {
+  const dialog = document.getElementById("export-dialog");
+  dialog.dataset.table = tableId;
+  const status = dialog.querySelector(".export-status");
+  for (const button of dialog.querySelectorAll("[data-format]")) button.disabled = true;
+  status.textContent = lab.live() ? "Preparando la exportación…"
+    : "La exportación estará disponible en cuanto Python esté listo.";
+  if (!dialog.open) dialog.showModal();
+  if (!lab.live()) return;
+  try {
+    const exported = await lab.exportTable(tableId);
+    dialog.exported = exported;
+    dialog.querySelector(".export-caption").textContent = exported.caption;
+    status.textContent = "";
+    for (const button of dialog.querySelectorAll("[data-format]")) button.disabled = false;
+  } catch (error) {
+    status.textContent = `No se pudo exportar: ${error.message}`;
+  }
+}
+
+const FORMATS = { csv: "CSV", markdown: "Markdown", latex: "LaTeX" };
+
+function exportAction(button) {
+  const dialog = document.getElementById("export-dialog");
+  const exported = dialog.exported;
+  if (!exported) return;
+  const format = button.dataset.format;
+  if (button.dataset.download) {
+    // A BOM so spreadsheets read the accents and the minus sign as UTF-8.
+    download(`${exported.filename}.csv`, new Blob(["\ufeff", exported.csv], { type: "text/csv;charset=utf-8" }));
+    lab.announce("CSV descargado.");
+  } else {
+    copy(exported[format], `La tabla en ${FORMATS[format]}`);
+  }
+}
+
+// A figure as a standalone file: an SVG with the styles it uses written in,
+// or the canvas as a PNG.
+function downloadFigure(figure) {
+  const name = figure.dataset.figure || "figura";
+  const canvas = figure.querySelector("canvas");
+  if (canvas) {
+    canvas.toBlob((blob) => download(`${name}.png`, blob), "image/png");
+    return;
+  }
+  const svg = figure.querySelector("svg");
+  if (!svg) return;
+  const clone = svg.cloneNode(true);
+  const live = svg.querySelectorAll("*");
+  clone.querySelectorAll("*").forEach((node, i) => {
+    const style = getComputedStyle(live[i]);
+    for (const property of ["fill", "stroke", "stroke-width", "stroke-dasharray", "opacity",
+      "font-size", "font-family", "font-weight"]) {
+      node.setAttribute(property, style.getPropertyValue(property));
+    }
+  });
+  clone.setAttribute("xmlns", "http://www.w3.org/2000/svg");
+  const background = getComputedStyle(svg).backgroundColor;
+  clone.setAttribute("style", `background: ${background}`);
+  const text = new XMLSerializer().serializeToString(clone);
+  download(`${name}.svg`, new Blob([text], { type: "image/svg+xml" }));
+  lab.announce("Figura descargada.");
+}
+
+// ------------------------------------------------------------------- clicks
+
+function onClick(event) {
+  const target = event.target.closest("button, a");
+  if (!target) return;
+  const act = target.dataset.classroom;
+  if (!act) return;
+  if (act === "copy-link") {
+    copy(location.href, "El enlace").then((ok) => ok && confirmNear(target, "Enlace copiado"));
+  } else if (act === "reset") {
+    const { panel, ...article } = lab.defaults(); // the article's state, where the reader is
+    lab.set(article).then(() => {
+      confirmNear(target, "Vuelta al ejercicio del artículo");
+      lab.announce("Vuelta al estado del artículo.");
+    }).catch(() => {});
+  } else if (act === "theme") {
+    nextTheme();
+  } else if (act === "print") {
+    window.print();
+  } else if (act === "embed") {
+    showSnippet(target.closest("section").id);
+  } else if (act === "embed-copy") {
+    copy(document.querySelector("#embed-dialog textarea").value, "El código para insertar");
+  } else if (act === "export") {
+    const wrap = target.closest(".table-wrap");
+    openExport(wrap.querySelector("table").id.replace(/^table-/, ""));
+  } else if (act === "export-format") {
+    exportAction(target);
+  } else if (act === "figure") {
+    downloadFigure(target.closest("figure"));
+  } else if (act === "close") {
+    target.closest("dialog").close();
+  }
+}
+
+// ---------------------------------------------------------------- keyboard
+
+// The score and weight tables are grids: one tab stop, the arrow keys move
+// between cells (and row labels), focusing a cell says what it holds, and
+// Enter or Space makes it the cell the arithmetic explains.
+function gridOf(node) {
+  return node.closest("table[role='grid']");
+}
+
+function gridCells(table) {
+  return [...table.tBodies[0].rows].map((row) => [...row.querySelectorAll("th button, td")]);
+}
+
+function onGridKey(event) {
+  const item = event.target;
+  const table = gridOf(item);
+  if (!table) return;
+  const rows = gridCells(table);
+  const r = rows.findIndex((row) => row.includes(item));
+  if (r < 0) return;
+  const c = rows[r].indexOf(item);
+  const moves = {
+    ArrowRight: [r, c + 1], ArrowLeft: [r, c - 1], ArrowDown: [r + 1, c], ArrowUp: [r - 1, c],
+    Home: [r, 0], End: [r, rows[r].length - 1],
+  };
+  if (event.key in moves) {
+    event.preventDefault();
+    const [nr, nc] = moves[event.key];
+    const next = rows[Math.max(0, Math.min(rows.length - 1, nr))];
+    const target = next[Math.max(0, Math.min(next.length - 1, nc))];
+    for (const cell of table.querySelectorAll("[tabindex='0']")) cell.tabIndex = -1;
+    target.tabIndex = 0;
+    target.focus();
+  } else if ((event.key === "Enter" || event.key === " ") && item.tagName === "TD") {
+    event.preventDefault();
+    lab.set({ query: item.dataset.row, key: item.dataset.col }).catch(() => {});
+  }
+}
+
+function onGridFocus(event) {
+  const cell = event.target;
+  if (cell.tagName !== "TD" || !gridOf(cell)) return;
+  const table = gridOf(cell);
+  const row = cell.parentElement.querySelector("th").textContent.trim();
+  const column = table.tHead.rows[0].cells[cell.cellIndex].textContent.trim();
+  lab.announce(`${table.caption.textContent}: fila ${row}, columna ${column}, ${cell.textContent}. ` +
+    "Pulsa Intro para ver su cuenta.");
+}
+
+// Sliders: the arrows take a useful step, PageUp/PageDown a big one,
+// Home/End the ends (data-steps="arrow page" on the input).
+function onSliderKey(event) {
+  const input = event.target;
+  if (input.type !== "range" || !input.dataset.steps) return;
+  const [small, big] = input.dataset.steps.split(" ").map(Number);
+  const min = Number(input.min);
+  const max = Number(input.max);
+  const value = Number(input.value);
+  const moves = {
+    ArrowRight: value + small, ArrowUp: value + small, ArrowLeft: value - small, ArrowDown: value - small,
+    PageUp: value + big, PageDown: value - big, Home: min, End: max,
+  };
+  if (!(event.key in moves)) return;
+  event.preventDefault();
+  const next = Math.min(max, Math.max(min, moves[event.key]));
+  input.value = String(Math.round(next * 1000) / 1000);
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+}
+
+// Links that carry the current URL: the embedded page's way out, and the
+// link printed on paper.
+export function refreshLinks() {
+  const whole = document.getElementById("open-whole");
+  if (whole && document.body.dataset.embed) {
+    const url = new URL(location.href);
+    url.searchParams.delete("embed");
+    whole.href = url.href;
+  }
+  const printed = document.getElementById("print-url");
+  if (printed) printed.textContent = location.href;
+}
+
+// ------------------------------------------------------------------- embed
+
+// ?embed=1&panel=…: only that panel and the controls it reads, for an
+// <iframe> on a course page or in slides. Returns a notice for the reader
+// when the request cannot be honoured (the whole page then shows).
+export function embedMode(params) {
+  if (params.get("embed") !== "1") return null;
+  const panel = params.get("panel");
+  const section = panel && document.getElementById(panel);
+  if (!section || !section.classList.contains("panel")) {
+    return `Se ignoró embed=1: hace falta un panel de esta página en «panel» ` +
+      `(${panel === null ? "no había ninguno" : `«${panel}» no existe`}); se muestra la página completa.`;
+  }
+  document.body.dataset.embed = panel;
+  section.classList.add("embedded");
+  const reads = (section.dataset.reads || "").split(" ");
+  for (const control of document.querySelectorAll("#controls .control")) {
+    const input = control.querySelector("[data-key]");
+    control.hidden = !input || !reads.includes(input.dataset.key);
+  }
+  const controls = document.getElementById("controls");
+  if (controls) controls.hidden = !controls.querySelector(".control:not([hidden])");
+  refreshLinks();
+  return null;
+}
