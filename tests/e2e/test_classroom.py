@@ -141,8 +141,10 @@ def test_every_table_exports_exactly_what_it_shows(lab):
     assert download.suggested_filename == "puntuaciones.csv"
     assert open(download.path(), encoding="utf-8-sig", newline="").read() == expected["csv"]
     # The exported table reads like the one on screen, cell by cell.
+    dialog.get_by_role("button", name="Cerrar").click()
     rows = [line.split(";") for line in expected["csv"].strip().split("\r\n")]
     shown = lab.table("Puntuaciones")
+    assert list(shown) == [row[0] for row in rows[1:]], (list(shown), rows)
     for row in rows[1:]:
         assert shown[row[0]] == row[1:]
 
