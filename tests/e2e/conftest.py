@@ -72,9 +72,14 @@ class Lab:
         self.page.evaluate("window.lab.ready")
         return self
 
+    def find_table(self, caption):
+        """A table or a grid (the score tables), found by its caption."""
+        return self.page.get_by_role("table", name=caption, exact=True).or_(
+            self.page.get_by_role("grid", name=caption, exact=True))
+
     def table(self, caption):
         """A table (found by its caption) as {row label: [cell texts]}."""
-        table = self.page.get_by_role("table", name=caption)
+        table = self.find_table(caption)
         rows = {}
         for row in table.locator("tbody tr").all():
             label = row.locator("th").inner_text().strip()
@@ -82,12 +87,12 @@ class Lab:
         return rows
 
     def cell(self, caption, row, column):
-        table = self.page.get_by_role("table", name=caption)
+        table = self.find_table(caption)
         columns = [th.inner_text().strip() for th in table.locator("thead th").all()][1:]
         return self.table(caption)[row][columns.index(column)]
 
     def selected_row(self, caption):
-        table = self.page.get_by_role("table", name=caption)
+        table = self.find_table(caption)
         return table.locator("tbody tr.selected th").inner_text().strip()
 
     def choose(self, label, option_label):

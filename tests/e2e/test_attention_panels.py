@@ -77,7 +77,7 @@ def test_heads_one_by_one_and_all_together(lab):
     assert combine.is_visible()
     assert "× W_O [6, d_model=6] → [n_seq=4, d_model=6]" in combine.inner_text()
     for label in ("pista de lugar", "pista financiera", "token anterior"):
-        lab.page.get_by_role("table", name="Puntuaciones · " + label).wait_for()
+        lab.find_table("Puntuaciones · " + label).wait_for()
         assert lab.table("Q, K y V · " + label)
     view = expected(head="all")
     concat = view["heads"]["combine"]["concat"]
@@ -238,15 +238,16 @@ def test_page_opens_at_the_top_unless_a_panel_is_asked_for(lab):
 def test_clicking_or_focusing_a_score_cell_explains_it(lab):
     lab.open(lab.base_url, "?mask=bidirectional&key=0")
     formula = lab.page.locator("#puntuacion .derivation .formula")
-    scores = lab.page.get_by_role("table", name="Puntuaciones")
+    scores = lab.find_table("Puntuaciones")
     # Click: row banco, column parque -> the article's cell.
     scores.locator("tbody tr").nth(1).locator("td").nth(3).click()
     lab.settle()
     assert (lab.state()["query"], lab.state()["key"]) == (1, 3)
     assert formula.inner_text() == "(1·2 + 0·0) / √2 = 1,41"
     assert scores.locator("td.focus").inner_text() == "1,41"
-    # Keyboard: Tab moves focus to the next cell, which is explained in turn.
-    lab.page.keyboard.press("Shift+Tab")
+    # Keyboard: the arrows move within the grid; Enter explains the cell.
+    lab.page.keyboard.press("ArrowLeft")
+    lab.page.keyboard.press("Enter")
     lab.settle()
     assert (lab.state()["query"], lab.state()["key"]) == (1, 2)
     assert formula.inner_text() == "(1·0 + 0·1) / √2 = 0,00"

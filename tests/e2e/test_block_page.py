@@ -102,7 +102,7 @@ def test_order_panel_swap_and_shuffle(lab):
     assert number(lab.page.locator("#order-weights-gap").inner_text()) <= 1e-12
     assert number(lab.page.locator("#order-out-gap").inner_text()) <= 1e-12
     assert number(lab.page.locator("#order-pe-gap").inner_text()) > 0.01
-    lab.page.get_by_role("button", name="El perro mordió al hombre").click()
+    lab.page.get_by_role("button", name="El perro mordió al hombre", exact=True).click()
     lab.settle()
     assert lab.state()["order"] == [0, 1, 2, 3, 4]
     lab.page.get_by_role("button", name="Barajar").click()

@@ -98,7 +98,7 @@ def test_every_control_changes_the_tables(lab):
     lab.settle()
     assert weights.evaluate("(w) => w.inert") is False
     # Clicking a row header picks that token as the query too.
-    lab.page.get_by_role("table", name="Pesos").get_by_role("button", name="El").click()
+    lab.find_table("Pesos").get_by_role("button", name="El").click()
     lab.settle()
     assert lab.state()["query"] == 0 and lab.selected_row("Puntuaciones") == "El"
 
