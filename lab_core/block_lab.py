@@ -16,6 +16,7 @@ from .didactic_block import (
     ORDER_D_MODEL, ORDER_SEED, ORDER_SENTENCE, PANELS, QUIZ, SWAPPED_ORDER,
 )
 from .memo import reads
+from .pictures import chart, head_view, linear_axis, log_axis, series
 from .state import Key, Spec, choice_key, float_range, int_range, parse_int, permutation, vector
 from .words import fraction_words, plural
 
@@ -173,9 +174,16 @@ def order_panel(state):
     pe_gap = float(np.max(np.abs(out_pe_p - p @ out_pe)))
     i, j = words.index("perro"), words.index("hombre")
     pi, pj = moved.index("perro"), moved.index("hombre")
+    def picture(labels, matrix):
+        texts = [d.fmt_parts(row) for row in matrix]
+        opened = [[True] * len(labels) for _ in labels]
+        return head_view(labels, [("orden", "una cabeza sin posición", matrix.tolist(), opened,
+                                   texts)], None, "Pesos · %s" % " ".join(labels))
+
     view = {
         "original": " ".join(words),
         "permuted": " ".join(moved),
+        "views": [picture(words, weights), picture(moved, weights_p)],
         "weights": _weights_table("order-w", "Pesos · %s" % " ".join(words), words, weights),
         "weights_permuted": _weights_table("order-wp", "Pesos · %s" % " ".join(moved), moved,
                                            weights_p),
@@ -249,8 +257,19 @@ def residual_panel(state):
         d.cell(with_res[layer], d.fmt(with_res[layer], 3))]} for layer in range(depth)]
     low, high = min(with_res), max(with_res)
     span = "la profundidad 1" if depth == 1 else "las profundidades 1 a %d" % depth
+    layers = list(range(1, depth + 1))
+    values = plain + with_res
+    picture = chart(
+        "Norma del gradiente según la profundidad", linear_axis(0, depth, "capas", 6),
+        log_axis(min(values), max(values), "norma del gradiente (escala logarítmica)"),
+        [series("sin residual", layers, plain, 0, log=True),
+         series("con residual", layers, with_res, 1, log=True, dash=True)],
+        "Con %s, la norma del gradiente que llega a la primera capa baja a %s sin residual y "
+        "se queda entre %s y %s con residual." % (
+            plural(depth, "capa"), d.fmt_sci(min(plain)), d.fmt(low, 3), d.fmt(high, 3)))
     return {
         "depth": depth,
+        "chart": picture,
         "layers": plural(depth, "capa"),
         "table": d.table("gradients", "Norma del gradiente que llega a la primera capa",
                          ["sin residual", "con residual"], rows, "capas"),
@@ -278,8 +297,15 @@ def _growth(depth):
                    plural(depth, "capa"), d.fmt(plain),
                    " (%s tras la primera)" % d.fmt(first) if depth > 1 else "",
                    d.fmt(post), d.fmt(pre)))
+    layers = list(range(1, len(growth) + 1))
+    names = ("sin normalizar", "post-norm", "pre-norm")
+    picture = chart(
+        "Norma de la activación según la profundidad", linear_axis(0, len(growth), "capa", 6),
+        linear_axis(0, max(max(row) for row in growth), "norma de la activación"),
+        [series(name, layers, [row[k] for row in growth], k, dash=k == 1)
+         for k, name in enumerate(names)], summary)
     return (d.table("growth", "Norma de la activación tras cada capa",
-                    ["sin normalizar", "post-norm", "pre-norm"], rows, "capa"), summary)
+                    ["sin normalizar", "post-norm", "pre-norm"], rows, "capa"), summary, picture)
 
 
 @reads("ln_x", "gamma", "beta", "depth")
@@ -298,6 +324,7 @@ def layernorm_panel(state):
         "out_mean": d.fmt(float(out.mean()), 3), "out_std": d.fmt(float(out.std()), 3),
         "growth": _growth(state["depth"])[0],
         "growth_summary": _growth(state["depth"])[1],
+        "growth_chart": _growth(state["depth"])[2],
     }
 
 

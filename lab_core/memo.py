@@ -15,12 +15,20 @@ from __future__ import annotations
 import functools
 
 
+class _Frozen(tuple):
+    """A dict value, frozen (sorted items) so it can key the cache."""
+
+
 def _freeze(value):
-    return tuple(value) if isinstance(value, list) else value
+    if isinstance(value, dict):
+        return _Frozen(sorted((k, _freeze(v)) for k, v in value.items()))
+    return tuple(_freeze(v) for v in value) if isinstance(value, list) else value
 
 
 def _thaw(value):
-    return list(value) if isinstance(value, tuple) else value
+    if isinstance(value, _Frozen):
+        return {k: _thaw(v) for k, v in value}
+    return [_thaw(v) for v in value] if isinstance(value, tuple) else value
 
 
 def reads(*keys, maxsize=16):

@@ -50,15 +50,24 @@ class Key:
 
 
 class Spec:
-    """The keys of one lab: Keys in parse order, and the default state."""
+    """The keys of one lab: Keys in parse order, and the default state.
 
-    def __init__(self, keys, defaults):
+    `resets`: choosing a key resets others to their default unless they are
+    chosen too (a preset sentence replaces the reader's own). `clamps`: a
+    key whose old value no longer fits after another changed is brought
+    into range instead of refused (a query position when the sentence gets
+    shorter); a value the caller sends is still checked strictly.
+    """
+
+    def __init__(self, keys, defaults, resets=None, clamps=None):
         if list(keys) != list(defaults):
             raise ValueError("keys and defaults must list the same keys in order")
         self.keys = keys
         self.parsers = {name: key.parse for name, key in keys.items()}
         self.labels = {name: key.label for name, key in keys.items()}
         self.defaults = defaults
+        self.resets = resets or {}
+        self.clamps = clamps or {}
 
     def default_state(self):
         return {k: (list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v)
@@ -208,8 +217,15 @@ def update_state(spec, current, partial):
     state = spec.default_state()
     if isinstance(current, dict):
         state.update({k: v for k, v in current.items() if k in spec.parsers})
+    for key, others in spec.resets.items():
+        if key in partial:
+            for other in others:
+                if other not in partial:
+                    state[other] = spec.default_state()[other]
     for key, parse in spec.parsers.items():
         try:
+            if key not in partial and key in spec.clamps:
+                state[key] = spec.clamps[key](state[key], state)
             state[key] = parse(partial.get(key, state[key]), state)
         except ValueError as error:
             # Blame the key the caller changed: a check between two keys

@@ -38,6 +38,12 @@ Prediction prompts, wherever they appear:
   {"id", "question", "options": [{"value", "label"}], "answers": [value],
    "explanation"}; the page reveals the answer once the reader picks.
 
+builder     the reader's sentences for the sentence builder: {"words",
+            "other_words": [{"index", "word", "label"}], "count",
+            "other_count", "full", "other_full", "single", "other_single"}.
+vectors     the vector editor: {"tables": [{"head", "label", "caption",
+            "edited", "rows": [{"word", "cells": [{"name", "role", "x", "y",
+            "edited", "label", "original"}]}]}], "edited"}.
 state_line  the state as a reader says it («Frase: El banco del parque ·
             Consulta: banco · …»), printed on paper with the link.
 announce    {state key: sentence}: what a screen reader hears after a change
@@ -45,8 +51,13 @@ announce    {state key: sentence}: what a screen reader hears after a change
 
 Attention lab ("attention", lab_core/attention_lab.py)
 ------------------------------------------------------
-sentence    {"id", "label", "tokens"}.
+sentence    {"id" (a preset, or "propia"), "label", "tokens", "own", "other",
+            "other_tokens", "other_own"}: the sentence shown and the one
+            comparisons use (the reader's own, or the presets).
 head        {"id", "label", "summary"}.
+headview    a head view (pictures.head_view): {"caption", "words", "query",
+            "heads": [{"id", "label", "style"}], "links": [{"head", "from", "to",
+            "weight", "text"}], "alt"}.
 tables      list, one per shown head: {"head", "scores", "weights"}; captions
             "Puntuaciones" and "Pesos" (suffixed with the head with head="all").
 arithmetic  {"query", "key", "blocks": [{"head", "q", "k", "expression",
@@ -59,11 +70,11 @@ heads       {"heads": [{"id", "label", "summary", "axes", "table"}],
             "combine": null | {"shapes": [str], "concat": table, "output": table}}.
 mask        {"open", "closed", "table", "predict"}; cells carry "diagonal".
 rope        {"theta", "angle_q", "angle_k", "q", "k", "q_m",
-            "k_n", "score", "plain_score", "offset" (signed n − m), "sign" (what
+            "k_n", "score", "plain_score", "chart", "offset" (signed n − m), "sign" (what
             the sign of the offset changes), "norms", "drawing": {"extent",
             "label" (its text alternative), "vectors": [{"name", "x", "y",
             "role", "moved", "null"}]}, "table", "predict"}.
-training    {"table" (null for a one-word sentence), "pairs" (which output is
+training    {"table", "chart" (both null for a one-word sentence), "pairs" (which output is
             compared with which word), "loss", "leak_loss", "verdict"}.
 cache       {"step", "new_token", "heads", "cache", "counts",
             "check": {"max_diff", "exact"}, "prefix": {"position", "query",
@@ -74,14 +85,16 @@ cache       {"step", "new_token", "heads", "cache", "counts",
 Block lab ("block", lab_core/block_lab.py)
 ------------------------------------------
 order       {"original", "permuted", "weights", "weights_permuted" (tables),
-            "pair": {"a", "b"}, "weights_gap", "out_gap", "pe_gap", "pe_differs",
+            "views" (head views of both orders), "pair": {"a", "b"},
+            "weights_gap", "out_gap", "pe_gap", "pe_differs",
             "changed" (false when the order is the original), "summary", "pe"}.
 position    {"heatmap": {"rows", "cols", "values" [rows][cols], "label"},
             "wavelengths" (table), "waves" (fastest and slowest wave), "limit",
             "shift": {"k", "error", "sine_only", "verdict"}}.
-residual    {"depth", "layers" ("12 capas"), "table", "plain", "residual", "summary"}.
+residual    {"depth", "chart", "layers" ("12 capas"), "table", "plain", "residual",
+            "summary"}.
 layernorm   {"x", "mean", "var", "normalized", "gamma", "beta", "out",
-            "out_mean", "out_std", "growth" (table), "growth_summary"}.
+            "out_mean", "out_std", "growth" (table), "growth_summary", "growth_chart"}.
 ffn         {"d_model", "d_ff", "ratio", "plot": {"x", "series": [{"name", "y"}]},
             "gelu_at", "collapse": {"error", "shape_a", "verdict"},
             "locality": {"ffn3", "ffn5", "attn5", "verdict"}}.
@@ -90,6 +103,12 @@ block       {"shape_in", "shape_out", "check", "real", "note", "d_k",
             window.py_table_data), "table", "ffn_share", "share_sentence"}.
 quiz        [{"id", "question", "options", "answers", "explanation", "panel",
             "panel_label"}]: prediction prompts with a link to their panel.
+
+Charts (pictures.chart), wherever they appear ("chart", "growth_chart"):
+  {"title", "kind" ("line" | "bars"), "x", "y": {"min", "max", "log", "label",
+   "ticks": [{"value", "label"}]}, "series": [{"name", "style", "dash",
+   "points": [[x, y]]}], "marker": null | {"x", "y", "label"}, "alt"}; plot
+  coordinates (log10 on a log axis): the page only maps them to pixels.
 
 Measured differences that should vanish read "< 10⁻¹²" (display.fmt_error).
 Every sentence that states a conclusion is built from the numbers it talks
@@ -135,9 +154,15 @@ def to_json(data):
 
 def kept_text(key, value):
     """A state value as the reader sees it: 3, 0,5, (1; 0), «El banco del parque»."""
+    if isinstance(value, dict):
+        return ("los vectores del artículo" if not value else
+                "los %d vectores que ya habías cambiado" % len(value) if len(value) > 1 else
+                "el vector que ya habías cambiado")
     if isinstance(value, list):
-        return "(" + "; ".join(kept_text(None, v) for v in value) + ")"
-    if key is not None and value in key.names:
+        if value and all(isinstance(v, str) for v in value):
+            return "«%s»" % " ".join(value)
+        return "(" + "; ".join(kept_text(None, v) for v in value) + ")" if value else "la frase elegida"
+    if key is not None and isinstance(value, str) and value in key.names:
         return "«%s»" % key.names[value]
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return str(value)
@@ -198,7 +223,7 @@ def _rejected(spec, state, error):
     """A rejected value's reply: the message, ending with the value that stays."""
     message = str(error)
     if error.key in state:
-        message += ". Se mantiene %s" % kept_text(spec.keys[error.key], state[error.key])
+        message += ". Se mantiene: %s" % kept_text(spec.keys[error.key], state[error.key])
     return {"ok": False, "error": message, "key": error.key}
 
 

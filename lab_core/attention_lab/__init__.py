@@ -10,19 +10,26 @@ from __future__ import annotations
 import math
 
 from .. import scaling
-from ..didactic import DEFAULT_STATE, HEADS, ROPE_DEFAULTS, SENTENCES
+from ..didactic import DEFAULT_STATE, HEADS, ROPE_DEFAULTS, SENTENCES, VOCABULARY
 from ..memo import reads
-from ..state import Key, Spec, choice_key, float_range, int_range, parse_int, vector
+from ..state import (
+    Key, Spec, choice_key, float_range, int_range, parse_float, parse_int, shown, vector,
+)
 from .cache import cache_panel
-from .context import ALL_HEADS, MASK_LABELS, head_label, options, position_label, tokens_of
+from .context import (
+    ALL_HEADS, MASK_LABELS, SENTENCE, head_label, options, other_label, other_tokens,
+    position_label, sentence_label, shown_heads, tokens_of,
+)
+from .editors import builder_view, vectors_view
 from .heads_panel import heads_panel
 from .mask import mask_panel
 from .mixture import mixture_panel
 from .rope_panel import rope_panel
-from .scores import arithmetic_panel, scaling_panel, score_tables
+from .scores import arithmetic_panel, head_view_panel, scaling_panel, score_tables
 from .training import training_panel
 
 PANELS = {
+    "propia": "Tu propia frase",
     "puntuacion": "1 · De dónde sale una puntuación",
     "mezcla": "2 · La mezcla y el vocabulario",
     "cabezas": "3 · Las cabezas, una a una y juntas",
@@ -34,12 +41,16 @@ PANELS = {
 THETA_MAX = round(math.pi, 2)  # one frequency in [0, π]: beyond π it aliases
 POSITION_MAX = 32
 VECTOR_LIMIT = 5.0
+MAX_TOKENS = 8  # a reader's sentence: 1 to 8 words of the vocabulary
+EDIT_LIMIT = 10.0  # an edited q, k or v: coordinates from −10 to 10
+ROLES = ("q", "k", "v")
 SENTENCE_LABELS = {k: s["label"] for k, s in SENTENCES.items()}
 HEAD_LABELS = dict([(k, h["label"]) for k, h in HEADS.items()]
                    + [(ALL_HEADS, "todas (concatenar y W_O)")])
 
 LABELS = {
-    "sentence": "Frase", "query": "Consulta", "mask": "Máscara", "head": "Cabeza",
+    "sentence": "Frase", "tokens": "Tu frase", "other": "Frase para comparar",
+    "vec": "Tus vectores", "query": "Consulta", "mask": "Máscara", "head": "Cabeza",
     "key": "Clave", "dk": "Anchura dₖ", "theta": "Frecuencia θ",
     "rope_m": "Posición m de la consulta", "rope_n": "Posición n de la clave",
     "rope_q": "Vector q", "rope_k": "Vector k", "step": "Paso", "panel": "Panel",
@@ -49,6 +60,81 @@ LABELS = {
 def _position(name):
     label = LABELS[name]
     return Key(label, lambda value, state: parse_int(label, value, 0, len(tokens_of(state)) - 1))
+
+
+def _words(name):
+    """A sentence of the reader's: words of the vocabulary, 1 to MAX_TOKENS.
+    As a list, or as URL text 'El;banco;de;parque'; empty means the preset."""
+    label = LABELS[name]
+
+    def parse(value, state):
+        if value is None or value == "" or value == []:
+            return []
+        parts = value.split(";") if isinstance(value, str) else value
+        if not isinstance(parts, (list, tuple)):
+            raise ValueError("%s: «%s» debe ser una lista de palabras, como El;banco;de;parque"
+                             % (label, shown(value)))
+        if len(parts) > MAX_TOKENS:
+            raise ValueError("%s: una frase tiene de 1 a %d palabras; esta tiene %d"
+                             % (label, MAX_TOKENS, len(parts)))
+        for word in parts:
+            if not isinstance(word, str) or word not in VOCABULARY:
+                raise ValueError("%s: «%s» no está en el vocabulario (%s)"
+                                 % (label, shown(word), ", ".join(VOCABULARY)))
+        return list(parts)
+
+    return Key(label, parse)
+
+
+def vector_label(name):
+    """'lugar.parque.k' -> 'k de parque (pista de lugar)'."""
+    head_id, word, role = name.split(".")
+    return "%s de %s (%s)" % (role, word, HEADS[head_id]["label"])
+
+
+def _vectors(value, state):
+    """The reader's edits: {"head.word.role": [x, y]} or the URL text
+    'lugar.parque.k:3;0,lugar.banco.q:1;1'. Only edits travel: a vector set
+    back to the article's value is dropped."""
+    label = LABELS["vec"]
+    if value is None or value == "" or value == {}:
+        return {}
+    if isinstance(value, str):
+        items = []
+        for part in value.split(","):
+            name, _, coords = part.partition(":")
+            items.append((name, coords))
+    elif isinstance(value, dict):
+        items = list(value.items())
+    else:
+        raise ValueError("%s: «%s» debe ser un objeto {\"lugar.parque.k\": [3, 0]}"
+                         % (label, shown(value)))
+    edits = {}
+    for name, coords in items:
+        parts = name.split(".") if isinstance(name, str) else []
+        if (len(parts) != 3 or parts[0] not in HEADS or parts[1] not in VOCABULARY
+                or parts[2] not in ROLES):
+            raise ValueError("%s: «%s» no es un vector; se escribe cabeza.palabra.q, .k o .v, "
+                             "como lugar.parque.k" % (label, shown(name)))
+        what = vector_label(name)
+        values = coords.split(";") if isinstance(coords, str) else coords
+        if not isinstance(values, (list, tuple)):
+            raise ValueError("%s: «%s» no es un vector de 2 números" % (what, shown(coords)))
+        if len(values) != 2:
+            raise ValueError("%s: tiene %d coordenadas; aquí cada vector tiene 2"
+                             % (what, len(values)))
+        xy = [parse_float(what, v, -EDIT_LIMIT, EDIT_LIMIT) for v in values]
+        if tuple(xy) != tuple(HEADS[parts[0]]["vectors"][parts[1]][parts[2]]):
+            edits[name] = xy
+    return edits
+
+
+def _clamp_position(value, state):
+    return min(value, len(tokens_of(state)) - 1) if isinstance(value, int) else value
+
+
+def _clamp_step(value, state):
+    return min(value, len(tokens_of(state))) if isinstance(value, int) else value
 
 
 def _width(value, state):
@@ -63,6 +149,9 @@ SPEC = Spec(
     # Parse order: sentence first, since positions and steps depend on it.
     keys={
         "sentence": choice_key(LABELS["sentence"], SENTENCE_LABELS),
+        "tokens": _words("tokens"),
+        "other": _words("other"),
+        "vec": Key(LABELS["vec"], _vectors),
         "query": _position("query"),
         "mask": choice_key(LABELS["mask"], MASK_LABELS),
         "head": choice_key(LABELS["head"], HEAD_LABELS),
@@ -78,7 +167,9 @@ SPEC = Spec(
         "panel": choice_key(LABELS["panel"], PANELS),
     },
     defaults={
-        **DEFAULT_STATE,  # sentence, query, mask, head: the article's exercise
+        "sentence": DEFAULT_STATE["sentence"], "tokens": [], "other": [], "vec": {},
+        "query": DEFAULT_STATE["query"], "mask": DEFAULT_STATE["mask"],
+        "head": DEFAULT_STATE["head"],  # the article's exercise, one click away
         "key": 3,
         "dk": 128,
         "theta": ROPE_DEFAULTS["theta"],
@@ -89,10 +180,14 @@ SPEC = Spec(
         "step": 2,
         "panel": "puntuacion",
     },
+    # A preset sentence replaces the reader's own; positions follow a
+    # sentence that got shorter.
+    resets={"sentence": ("tokens",)},
+    clamps={"query": _clamp_position, "key": _clamp_position, "step": _clamp_step},
 )
 
 
-@reads("sentence")
+@reads("sentence", "tokens")
 def controls(state):
     tokens = tokens_of(state)
     positions = options((i, position_label(i, w)) for i, w in enumerate(tokens))
@@ -104,7 +199,11 @@ def controls(state):
         return {"label": LABELS[name], "min": low, "max": high, "step": step}
 
     return {
-        "sentence": choices("sentence", SENTENCE_LABELS),
+        "sentence": {"label": LABELS["sentence"],
+                     "options": options(list(SENTENCE_LABELS.items())
+                                        + ([("propia", "Tu frase: %s" % " ".join(tokens))]
+                                           if state["tokens"] else []))},
+        "vocabulary": {"label": "Palabra", "options": options((w, w) for w in VOCABULARY)},
         "query": {"label": LABELS["query"], "options": positions},
         "key": {"label": LABELS["key"], "options": positions},
         "mask": choices("mask", MASK_LABELS),
@@ -123,11 +222,12 @@ def controls(state):
     }
 
 
-@reads("sentence")
+@reads("sentence", "tokens", "other")
 def sentence_view(state):
-    sentence = SENTENCES[state["sentence"]]
-    return {"id": state["sentence"], "label": sentence["label"],
-            "tokens": list(sentence["tokens"])}
+    return {"id": "propia" if state["tokens"] else state["sentence"],
+            "label": sentence_label(state), "tokens": list(tokens_of(state)),
+            "own": bool(state["tokens"]), "other": other_label(state),
+            "other_tokens": list(other_tokens(state)), "other_own": bool(state["other"])}
 
 
 @reads("head")
@@ -138,17 +238,18 @@ def head_view(state):
                         else HEADS[state["head"]]["summary"])}
 
 
-@reads("sentence", "query", "key", "mask", "head")
+@reads(*SENTENCE, "query", "key", "mask", "head")
 def state_line(state):
     """The state as printed under the title: «Frase: … · Consulta: banco · …»."""
     tokens = tokens_of(state)
+    edited = len(state["vec"])
     return " · ".join([
-        "Frase: %s" % SENTENCES[state["sentence"]]["label"],
+        "Frase: %s" % sentence_label(state),
         "Consulta: %s" % tokens[state["query"]],
         "Clave: %s" % tokens[state["key"]],
         "Máscara: %s" % MASK_LABELS[state["mask"]],
         "Cabeza: %s" % head_label(state["head"]),
-    ])
+    ] + (["Vectores cambiados: %d" % edited] if edited else []))
 
 
 @reads(*[k for k in LABELS if k != "panel"])
@@ -165,7 +266,8 @@ def announce(state):
     rope = rope_panel(state)
     rope_text = "qₘ · kₙ = %s, con n − m = %s." % (rope["score"], rope["offset"])
     cache = cache_panel(state)
-    said = {key: weight for key in ("sentence", "query", "key", "mask", "head")}
+    said = {key: weight for key in ("sentence", "tokens", "other", "vec", "query", "key",
+                                    "mask", "head")}
     said.update({key: rope_text for key in ("theta", "rope_m", "rope_n", "rope_q", "rope_k")})
     said["step"] = "Paso %d: llega «%s»." % (cache["step"], cache["new_token"])
     row = [r for r in scaling_panel(state)["table"]["rows"] if r["selected"]][0]
@@ -180,6 +282,7 @@ def announce(state):
 PARTS = (
     ("controls", controls),
     ("tables", score_tables),
+    ("headview", head_view_panel),
     ("arithmetic", arithmetic_panel),
     ("scaling", scaling_panel),
     ("mixture", mixture_panel),
@@ -192,6 +295,8 @@ PARTS = (
     ("head", head_view),
     ("state_line", state_line),
     ("announce", announce),
+    ("builder", builder_view),
+    ("vectors", vectors_view),
 )
 # Keys a reader sets with the page's selects and steppers: any state that
 # only changes these is prepared at build time (prepared.py).

@@ -12,6 +12,7 @@ from ..kvcache import full_recompute, generate_with_cache, prefix_drift, project
 from ..memo import reads
 from ..words import join_words, same
 from .context import (
+    SENTENCE, _heads, frozen_edits,
     MASK_LABELS, heads_of, options, other_label, other_tokens, sentence_label, shown_heads,
     tokens_of,
 )
@@ -19,17 +20,21 @@ from .scores import weight_texts
 
 
 @functools.lru_cache(maxsize=32)
-def _generate(tokens, head_id):
-    return generate_with_cache(tokens, heads_of({})[head_id])
+def _cached_generation(tokens, head_id, edits):
+    return generate_with_cache(tokens, _heads(edits)[head_id])
+
+
+def _generate(state, tokens, head_id):
+    return _cached_generation(tuple(tokens), head_id, frozen_edits(state))
 
 
 def _differences(a, b):
     return ["%s/%s" % (x, y) for x, y in zip(a, b) if x != y]
 
 
-def _same_vectors(words_a, words_b, head_ids):
+def _same_vectors(state, words_a, words_b, head_ids):
     """Do the words that differ carry the same q, k and v in every head?"""
-    heads = heads_of({})
+    heads = heads_of(state)
     return all(heads[h]["vectors"][a] == heads[h]["vectors"][b]
                for h in head_ids for a, b in zip(words_a, words_b) if a != b)
 
@@ -43,7 +48,7 @@ def prefix_comparison(state, step, head_ids):
     """
     here, there = tokens_of(state), other_tokens(state)
     p = step - 1
-    mine = [_generate(here, h)[0][p] for h in head_ids]
+    mine = [_generate(state, here, h)[0][p] for h in head_ids]
     result = {"position": p, "query": here[p], "sentence": sentence_label(state),
               "other": other_label(state), "mine": " | ".join(d.fmt_vector(o) for o in mine)}
     if p >= len(there):
@@ -51,7 +56,7 @@ def prefix_comparison(state, step, head_ids):
                       verdict="la otra frase no llega a la posición %d: no hay salida que "
                               "comparar" % p)
         return result
-    theirs = [_generate(there, h)[0][p] for h in head_ids]
+    theirs = [_generate(state, there, h)[0][p] for h in head_ids]
     prefix_same = here[:step] == there[:step]
     outputs_same = all(same(a, b) for a, b in zip(mine, theirs))
     differ = ", ".join(_differences(here[:step], there[:step]))
@@ -64,7 +69,7 @@ def prefix_comparison(state, step, head_ids):
         verdict = ("iguales: hasta la posición %d las dos frases tienen los mismos tokens "
                    "(%s), y con la caché causal nada posterior cuenta"
                    % (p, join_words(here[:step])))
-    elif outputs_same and _same_vectors(here[:step], there[:step], head_ids):
+    elif outputs_same and _same_vectors(state, here[:step], there[:step], head_ids):
         verdict = ("iguales, aunque los prefijos difieren (%s): en %s esas palabras tienen "
                    "los mismos vectores q, k y v" % (differ, join_words(
                        ["«%s»" % HEADS[h]["label"] for h in head_ids])))
@@ -78,14 +83,14 @@ def prefix_comparison(state, step, head_ids):
     return result
 
 
-@reads("sentence", "step", "mask", "head")
+@reads(*SENTENCE, "step", "mask", "head")
 def cache_panel(state):
     tokens = tokens_of(state)
     step, heads = state["step"], shown_heads(state)
     new = step - 1
     per_head, worst = [], 0.0
     for head_id in heads:
-        outs, weights, caches = _generate(tokens, head_id)
+        outs, weights, caches = _generate(state, tokens, head_id)
         full = full_recompute(tokens, heads_of(state)[head_id], "causal")
         worst = max(worst, float(np.max(np.abs(outs - full))))
         per_head.append((outs, weight_texts(weights[new], np.ones(step, dtype=bool)),

@@ -1,11 +1,17 @@
-"""What every panel of the attention lab shares: the sentence a state names,
-the heads it shows, their cached runs, and the labels a reader sees."""
+"""What every panel of the attention lab shares: the sentence a state names
+(a preset, or the reader's own `tokens`), the second sentence comparisons
+use (`other`), the heads with the reader's edited vectors (`vec`), their
+cached runs, and the labels a reader sees."""
 from __future__ import annotations
 
 import functools
 
 from ..didactic import HEADS, SENTENCES
 from ..heads import edit_heads, run_head
+
+# The state keys that decide the sentences and the heads' vectors: every
+# builder that runs a head reads them.
+SENTENCE = ("sentence", "tokens", "other", "vec")
 
 MASK_LABELS = {"causal": "causal", "bidirectional": "bidireccional"}
 ALL_HEADS = "all"
@@ -16,25 +22,38 @@ def options(pairs):
 
 
 def tokens_of(state):
-    """The words of the sentence the state shows."""
-    return tuple(SENTENCES[state["sentence"]]["tokens"])
+    """The words of the sentence the state shows: the reader's, or the preset's."""
+    return tuple(state.get("tokens") or SENTENCES[state["sentence"]]["tokens"])
 
 
 def sentence_label(state):
+    if state.get("tokens"):
+        return " ".join(state["tokens"])
     return SENTENCES[state["sentence"]]["label"]
 
 
 def other_sentence_id(state):
+    """The preset comparisons default to: the one the sentence shown is not."""
+    tokens = tuple(state.get("tokens") or ())
+    for sentence_id, sentence in SENTENCES.items():
+        if tokens == tuple(sentence["tokens"]):
+            return "credito" if sentence_id == "parque" else "parque"
     return "credito" if state["sentence"] == "parque" else "parque"
 
 
 def other_tokens(state):
-    """The second sentence that comparisons use: the other preset."""
-    return tuple(SENTENCES[other_sentence_id(state)]["tokens"])
+    """The second sentence comparisons use: the reader's, or the other preset."""
+    return tuple(state.get("other") or SENTENCES[other_sentence_id(state)]["tokens"])
 
 
 def other_label(state):
+    if state.get("other"):
+        return " ".join(state["other"])
     return SENTENCES[other_sentence_id(state)]["label"]
+
+
+def frozen_edits(state):
+    return tuple(sorted((k, tuple(v)) for k, v in (state.get("vec") or {}).items()))
 
 
 def shown_heads(state):
@@ -46,8 +65,9 @@ def head_label(head_id):
 
 
 def heads_of(state):
-    """The heads' data as the state sees them (the article's vectors)."""
-    return _heads(())
+    """The heads' data as the state sees them: the article's vectors, with
+    the reader's edits."""
+    return _heads(frozen_edits(state))
 
 
 @functools.lru_cache(maxsize=8)
@@ -63,7 +83,7 @@ def _run(tokens, head_id, mask_kind, frozen_edits):
 def run(state, head_id, tokens=None, mask_kind=None):
     """run_head for a head of the state, cached: several panels need it."""
     return _run(tokens_of(state) if tokens is None else tuple(tokens), head_id,
-                mask_kind or state["mask"], ())
+                mask_kind or state["mask"], frozen_edits(state))
 
 
 def head_runs(state):  # head id -> run, for the heads the state shows

@@ -5,10 +5,16 @@ from .. import display as d
 from ..didactic import HEADS, VOCABULARY
 from ..heads import multi_head
 from ..memo import reads
-from .context import ALL_HEADS, heads_of, run, shown_heads, tokens_of
+from .context import SENTENCE, ALL_HEADS, heads_of, run, shown_heads, tokens_of
 
 
-@reads("sentence", "query", "mask", "head")
+def _vector_name(name):
+    """'lugar.parque.k' -> 'k de parque'."""
+    _, word, role = name.split(".")
+    return "%s de %s" % (role, word)
+
+
+@reads(*SENTENCE, "query", "mask", "head")
 def heads_panel(state):
     tokens = tokens_of(state)
     heads = []
@@ -18,10 +24,15 @@ def heads_panel(state):
         rows = [{"label": w, "selected": i == state["query"], "cells": [
             d.cell(None, d.fmt_vector_short(head_run[role][i])) for role in ("q", "k", "v")]}
             for i, w in enumerate(tokens)]
+        edited = [k for k in (state["vec"] or {}) if k.startswith(head_id + ".")]
         heads.append({
             "id": head_id,
             "label": head["label"],
-            "summary": head["summary"],
+            "summary": head["summary"] if not edited else
+            "has cambiado %s de esta cabeza (%s): el resumen del artículo ya no describe "
+            "tus vectores; las tablas sí." % (
+                "1 vector" if len(edited) == 1 else "%d vectores" % len(edited),
+                ", ".join(_vector_name(k) for k in sorted(edited))),
             "axes": "Q y K: (%s); V: (%s)" % ("; ".join(head["axes"]),
                                               "; ".join(head["value_axes"])),
             "table": d.table("qkv-" + head_id, "Q, K y V · %s" % head["label"],

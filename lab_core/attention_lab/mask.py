@@ -6,6 +6,7 @@ from ..didactic import HEADS
 from ..memo import reads
 from ..words import join_words, same
 from .context import (
+    SENTENCE,
     MASK_LABELS, options, other_label, other_tokens, run, sentence_label, shown_heads,
     tokens_of,
 )
@@ -31,7 +32,8 @@ def row_comparison(state, head_id):
     seen_here, seen_there = visible(here, i, mask_kind), visible(there, i, mask_kind)
     mine = run(state, head_id)
     theirs = run(state, head_id, tokens=there)
-    same_weights = same(mine["weights"][i], theirs["weights"][i])
+    # The row's weights over what it can see (sentences may differ in length).
+    same_weights = same(mine["weights"][i][:len(seen_here)], theirs["weights"][i][:len(seen_there)])
     who = "la fila de «%s»" % word if there[i] == word else \
         "la fila %d («%s» aquí, «%s» allí)" % (i, word, there[i])
     if seen_here == seen_there:
@@ -45,7 +47,7 @@ def row_comparison(state, head_id):
     if len(seen_here) != len(seen_there):
         differ.append("%d frente a %d palabras" % (len(seen_here), len(seen_there)))
     if same_weights:
-        scores = same(mine["scores"][i], theirs["scores"][i])
+        scores = same(mine["scores"][i][:len(seen_here)], theirs["scores"][i][:len(seen_there)])
         return False, ("Es idéntica aunque %s vea palabras distintas (%s): en la cabeza «%s» "
                        "%s." % (who, ", ".join(differ), HEADS[head_id]["label"],
                                 "esas palabras dan las mismas puntuaciones" if scores else
@@ -54,7 +56,7 @@ def row_comparison(state, head_id):
                   "sus pesos cambian." % (MASK_LABELS[mask_kind], who, ", ".join(differ)))
 
 
-@reads("sentence", "query", "mask", "head")
+@reads(*SENTENCE, "query", "mask", "head")
 def mask_panel(state):
     tokens = tokens_of(state)
     head_id = shown_heads(state)[0]

@@ -8,7 +8,7 @@ from ..didactic import HEADS, VOCABULARY
 from ..language import next_word_probs
 from ..memo import reads
 from ..words import best, winner_sentence
-from .context import head_runs, heads_of, tokens_of
+from .context import SENTENCE, head_runs, heads_of, tokens_of
 from .scores import weight_texts
 
 
@@ -36,7 +36,7 @@ def _mixture(run, head_id, i):
     }
 
 
-@reads("sentence", "query", "mask", "head")
+@reads(*SENTENCE, "query", "mask", "head")
 def mixture_panel(state):
     i = state["query"]
     tokens = tokens_of(state)

@@ -5,6 +5,7 @@ import numpy as np
 
 from .. import display as d
 from ..memo import reads
+from ..pictures import chart, linear_axis, series
 from ..rope import rope_rotate, rope_score
 from ..words import same
 from .context import options
@@ -46,6 +47,24 @@ def _sign_sentence(q, k, theta, offset, score):
     return text + (": con este ángulo, (n − m)·θ = %s rad, girar hacia un lado o hacia el "
                    "otro da lo mismo. Con otro desplazamiento el signo sí cuenta."
                    % d.fmt(offset * theta))
+
+
+def _offset_chart(q, k, theta, offset):
+    """The score against the offset n − m, with the current offset marked."""
+    span = max(12, abs(offset))
+    offsets = list(range(-span, span + 1))
+    scores = [rope_score(q, k, 0, off, theta) if off >= 0 else rope_score(q, k, -off, 0, theta)
+              for off in offsets]
+    limit = max(1e-9, float(np.linalg.norm(q) * np.linalg.norm(k)))
+    current = rope_score(q, k, max(0, -offset), max(0, offset), theta)
+    return chart(
+        "qₘ · kₙ según n − m", linear_axis(-span, span, "n − m"),
+        linear_axis(-limit, limit, "qₘ · kₙ"), [series("qₘ · kₙ", offsets, scores, 0)],
+        "La puntuación qₘ · kₙ para desplazamientos n − m de %s a %s: oscila entre %s y %s; "
+        "en el desplazamiento actual, %s, vale %s." % (
+            d.fmt_signed(-span), d.fmt_signed(span), d.fmt(min(scores)), d.fmt(max(scores)),
+            d.fmt_signed(offset), d.fmt(current, 3)),
+        marker={"x": offset, "y": d.num(current), "label": "n − m = %s" % d.fmt_signed(offset)})
 
 
 def _angle_text(angle):
@@ -94,6 +113,7 @@ def rope_panel(state):
                              % (d.fmt_vector(q), d.fmt_vector(k), d.fmt(m * theta),
                                 d.fmt(n * theta), d.fmt_vector(q_m), d.fmt_vector(k_n))},
         "table": _offset_table(q, k, theta, offset),
+        "chart": _offset_chart(q, k, theta, offset),
         "predict": {
             "id": "pred-rope:%s:%d:%d:%s:%s" % (state["theta"], m, n, state["rope_q"],
                                                 state["rope_k"]),

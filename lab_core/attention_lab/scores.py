@@ -6,10 +6,11 @@ import numpy as np
 
 from .. import display as d
 from .. import scaling
+from ..pictures import head_view
 from ..didactic import HEADS
 from ..memo import reads
 from ..words import best, winner_sentence
-from .context import head_runs, options, shown_heads, tokens_of
+from .context import SENTENCE, head_runs, options, shown_heads, tokens_of
 
 CORNER = "consulta \\ clave"
 
@@ -53,11 +54,25 @@ def _score_tables(run, query, key, head_id, many):
     }
 
 
-@reads("sentence", "query", "key", "mask", "head")
+@reads(*SENTENCE, "query", "key", "mask", "head")
 def score_tables(state):
     runs, heads = head_runs(state), shown_heads(state)
     return [_score_tables(runs[h], state["query"], state["key"], h, len(heads) > 1)
             for h in heads]
+
+
+@reads(*SENTENCE, "query", "mask", "head")
+def head_view_panel(state):
+    """Attention as lines between words, for the heads the state shows."""
+    runs, heads = head_runs(state), shown_heads(state)
+    drawn = []
+    for head_id in heads:
+        run = runs[head_id]
+        texts = [weight_texts(run["weights"][i], run["mask"][i]) for i in range(len(run["tokens"]))]
+        drawn.append((head_id, HEADS[head_id]["label"], run["weights"].tolist(),
+                      run["mask"].tolist(), texts))
+    return head_view(tokens_of(state), drawn, state["query"],
+                     "Atención de cada palabra (izquierda) a cada clave (derecha)")
 
 
 # ------------------------------------------------ where one score comes from
@@ -115,7 +130,7 @@ def _arithmetic(run, head_id, i, j):
     }
 
 
-@reads("sentence", "query", "key", "mask", "head")
+@reads(*SENTENCE, "query", "key", "mask", "head")
 def arithmetic_panel(state):
     runs = head_runs(state)
     i, j = state["query"], state["key"]

@@ -4,7 +4,8 @@ from __future__ import annotations
 from .. import display as d
 from ..language import training_step
 from ..memo import reads
-from .context import heads_of, position_label, tokens_of
+from ..pictures import chart, linear_axis, series
+from .context import SENTENCE, heads_of, position_label, tokens_of
 
 
 def pairs_sentence(inputs, targets):
@@ -14,11 +15,12 @@ def pairs_sentence(inputs, targets):
     return "; ".join(parts) + "."
 
 
-@reads("sentence")
+@reads(*SENTENCE)
 def training_panel(state):
     tokens = tokens_of(state)
     if len(tokens) < 2:
-        return {"table": None, "pairs": "Con una sola palabra no hay token siguiente con "
+        return {"table": None, "chart": None,
+                "pairs": "Con una sola palabra no hay token siguiente con "
                 "el que comparar: hace falta una frase de al menos dos.",
                 "loss": "", "leak_loss": "", "verdict": ""}
     heads = heads_of(state)
@@ -41,7 +43,22 @@ def training_panel(state):
     else:
         verdict = ("más alta: en esta frase, lo que se ve del futuro despista en vez de "
                    "ayudar. Aun así, entrenar con el futuro a la vista sería trampa.")
+    positions = list(range(len(step["inputs"])))
+    x_axis = linear_axis(-0.5, len(positions) - 0.5, "posición (entrada → objetivo)")
+    x_axis["ticks"] = [{"value": i, "label": "%s → %s" % (a, b)}
+                       for i, (a, b) in enumerate(zip(step["inputs"], step["targets"]))]
+    worst = int(max(positions, key=lambda i: step["losses"][i]))
+    picture = chart(
+        "−ln p de cada posición", x_axis,
+        linear_axis(0, max(float(max(step["losses"])), 0.1), "−ln p(objetivo)"),
+        [series("−ln p", positions, step["losses"], 0)],
+        "La pérdida de cada posición: %s. La mayor es la de «%s» → «%s» (%s)." % (
+            "; ".join("%s → %s: %s" % (a, b, d.fmt(x, 3)) for a, b, x in
+                      zip(step["inputs"], step["targets"], step["losses"])),
+            step["inputs"][worst], step["targets"][worst], d.fmt(step["losses"][worst], 3)),
+        kind="bars")
     return {
+        "chart": picture,
         "table": d.table("training", "Todas las posiciones a la vez, máscara causal "
                          "(objetivo: el token siguiente)", ["objetivo", "p(objetivo)", "−ln p"],
                          rows, "entrada"),

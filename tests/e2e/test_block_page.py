@@ -61,7 +61,7 @@ def test_bad_sizes_show_a_message_beside_the_input_and_keep_the_table(lab):
     lab.settle()
     message = lab.page.locator("[data-error-for='d_model']")
     assert "no es divisible entre 8 cabezas" in message.inner_text()
-    assert message.inner_text().endswith("Se mantiene 512.")
+    assert message.inner_text().endswith("Se mantiene: 512.")
     assert field.get_attribute("aria-invalid") == "true"
     assert lab.table("Parámetros del bloque") == before
     assert lab.state()["d_model"] == 512

@@ -30,7 +30,7 @@ def test_a_rejected_value_is_explained_beside_its_control(lab):
     lab.settle()
     message = lab.page.locator("#err-rope_n")
     assert message.inner_text() == ("Posición n de la clave: 99 está fuera del rango 0 a 32. "
-                                    "Se mantiene 3.")
+                                    "Se mantiene: 3.")
     assert in_view(message) and field.get_attribute("aria-invalid") == "true"
     assert lab.state()["rope_n"] == 3
     assert lab.notices() == []

@@ -315,7 +315,7 @@ def ask(partial, current=None):
     ({"d_model": 0}, "d_model", "fuera del rango"),
     ({"d_ff": -4}, "d_ff", "fuera del rango"),
     ({"d_model": 1.5}, "d_model", "no es un número entero"),
-    ({"d_ff": 9000}, "d_ff", "^d_ff: 9.000 está fuera del rango 1 a 8.192. Se mantiene 2.048$"),
+    ({"d_ff": 9000}, "d_ff", "^d_ff: 9.000 está fuera del rango 1 a 8.192. Se mantiene: 2.048$"),
     ({"heads": "ocho"}, "heads", "no es un número entero"),
     ({"pe_d": 15}, "pe_d", "debe ser par"),
     ({"pe_positions": 500}, "pe_positions", "fuera del rango"),

@@ -32,7 +32,7 @@ NOT_PROSE = {"id", "value", "answers", "state", "query_string", "lab", "panel", 
 # State keys a reader must never see in a sentence (d_model and d_ff are the
 # article's own notation and the visible labels of their controls).
 HIDDEN_KEYS = [k for k in list(attention_lab.SPEC.parsers) + list(block_lab.SPEC.parsers)
-               if k not in ("d_model", "d_ff", "panel")]
+               if k not in ("d_model", "d_ff", "panel", "tokens")]  # Spanish words too
 
 
 def view_of(lab, partial):

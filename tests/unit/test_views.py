@@ -132,7 +132,7 @@ def test_short_and_scientific_formats():
 
 
 @pytest.mark.parametrize("partial, message", [
-    ({"sentence": "perro"}, "^Frase: «perro» no es una de las opciones .*Se mantiene «El banco del parque»$"),
+    ({"sentence": "perro"}, "^Frase: «perro» no es una de las opciones .*Se mantiene: «El banco del parque»$"),
     ({"query": 4}, "fuera del rango"),
     ({"query": -1}, "fuera del rango"),
     ({"query": "uno"}, "no es un número entero"),
@@ -152,7 +152,7 @@ def test_short_and_scientific_formats():
     ({"step": 5}, "fuera del rango"),
     ({"step": 0}, "fuera del rango"),
     ({"panel": "cocina"}, "^Panel: «cocina» no es una de las opciones"),
-    ({"rope_n": 99}, "^Posición n de la clave: 99 está fuera del rango 0 a 32. Se mantiene 3$"),
+    ({"rope_n": 99}, "^Posición n de la clave: 99 está fuera del rango 0 a 32. Se mantiene: 3$"),
     ({"query": True}, "«true» no es"),
     ({"query": None}, "^Consulta: falta el número"),
     ({"theta": " "}, "^Frecuencia θ: falta el número"),

@@ -528,8 +528,79 @@ function onControl(event) {
   const input = event.target.closest("[data-key]");
   if (!input) return;
   if (event.type === "input" && input.type !== "range") return;
+  if (input.dataset.valueFrom && input.value === lookupValue(input.dataset.valueFrom)) return;
   set({ [input.dataset.key]: valueOf(input) }).catch(() => {});
 }
+
+function lookupValue(path) {
+  return path.split(".").reduce((value, part) => (value ? value[part] : undefined), view);
+}
+
+// ------------------------------------------------------- the reader's input
+
+// A sentence as chips: move a word, remove it, add one; the new list goes
+// to Python, which checks it. Focus follows the word that moved.
+const BUILD = {
+  left: (list, i) => [swap(list, i - 1, i), i - 1],
+  right: (list, i) => [swap(list, i, i + 1), i + 1],
+  remove: (list, i) => [list.filter((_, j) => j !== i), Math.max(0, i - 1)],
+};
+
+function swap(list, a, b) {
+  const out = [...list];
+  [out[a], out[b]] = [out[b], out[a]];
+  return out;
+}
+
+function wordsOf(target) {
+  return view.builder[target === "tokens" ? "words" : "other_words"].map((item) => item.word);
+}
+
+function refocus(target, index, action) {
+  const selector = `[data-target="${target}"][data-index="${index}"]`;
+  const button = document.querySelector(`${selector}[data-builder="${action}"]:not(:disabled)`) ||
+    document.querySelector(`${selector}[data-builder]:not(:disabled)`);
+  if (button) button.focus();
+}
+
+document.addEventListener("click", (event) => {
+  const chip = event.target.closest("button[data-builder]");
+  if (chip && view) {
+    const target = chip.dataset.target;
+    const [list, next] = BUILD[chip.dataset.builder](wordsOf(target), Number(chip.dataset.index));
+    set({ [target]: list }).then(() => refocus(target, next, chip.dataset.builder)).catch(() => {});
+    return;
+  }
+  const add = event.target.closest("button[data-builder-add]");
+  if (add && view) {
+    const target = add.dataset.builderAdd;
+    const word = document.getElementById(`add-${target}`).value;
+    set({ [target]: [...wordsOf(target), word] }).catch(() => {});
+    return;
+  }
+  const back = event.target.closest("button[data-builder-reset]");
+  if (back) {
+    set({ [back.dataset.builderReset]: [] }).catch(() => {});
+    return;
+  }
+  const reset = event.target.closest("button[data-vec-reset]");
+  if (reset && state) {
+    const head = `${reset.dataset.vecReset}.`;
+    const kept = Object.fromEntries(Object.entries(state.vec).filter(([name]) => !name.startsWith(head)));
+    set({ vec: kept }).catch(() => {});
+  }
+});
+
+// Editing a vector: both coordinates go together, as typed (a decimal
+// comma is fine); a refused value stays in its field, marked, with the
+// message beside the table.
+document.addEventListener("change", (event) => {
+  const input = event.target.closest("input[data-vec]");
+  if (!input || !state) return;
+  const name = input.dataset.vec;
+  const pair = [0, 1].map((i) => document.querySelector(`input[data-vec="${name}"][data-index="${i}"]`).value);
+  set({ vec: { ...state.vec, [name]: pair } }).catch(() => input.setAttribute("aria-invalid", "true"));
+});
 document.addEventListener("change", onControl);
 document.addEventListener("input", onControl);
 

@@ -9,11 +9,19 @@
 
 import { optionalJSON } from "./download.js";
 
-// The URL form of a value, as lab_core writes it: 1, 0.5, "parque", [1, 0] -> "1;0".
+// The URL form of a value, as lab_core writes it (state._url_text): 1, 0.5,
+// "parque", [1, 0] -> "1;0", {"lugar.parque.k": [3, 0]} -> "lugar.parque.k:3;0".
 function urlText(value) {
   if (Array.isArray(value)) {
     const parts = value.map(urlText);
     return parts.includes(null) ? null : parts.join(";");
+  }
+  if (value && typeof value === "object") {
+    const parts = Object.keys(value).sort().map((key) => {
+      const text = urlText(value[key]);
+      return text === null ? null : `${key}:${text}`;
+    });
+    return parts.includes(null) ? null : parts.join(",");
   }
   if (typeof value === "number") return Number.isFinite(value) ? String(value) : null;
   return typeof value === "string" ? value : null;

@@ -8,7 +8,8 @@
 // Text always goes in through textContent: nothing from the view or the URL
 // is ever parsed as HTML.
 
-const SVG = "http://www.w3.org/2000/svg";
+import { renderBuilder, renderVectors } from "./editors.js";
+import { renderChart, renderHeadView, renderHeatmap, renderPlot, renderRopeDrawing } from "./pictures.js";
 
 function lookup(scope, path) {
   if (path === ".") return scope;
@@ -22,7 +23,7 @@ function lookup(scope, path) {
   return value;
 }
 
-function el(tag, text, className) {
+export function el(tag, text, className) {
   const node = document.createElement(tag);
   if (text !== undefined) node.textContent = String(text);
   if (className) node.className = className;
@@ -270,103 +271,6 @@ function applyVeil(node) {
   if (skip) skip.hidden = open;
 }
 
-// The RoPE picture: q and k before (faint) and after rotation (solid).
-function renderRopeDrawing(node, drawing) {
-  const size = 240;
-  const c = size / 2;
-  const scale = (size / 2 - 24) / drawing.extent;
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", `0 0 ${size} ${size}`);
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", drawing.label);
-  const add = (tag, attrs, text) => {
-    const item = document.createElementNS(SVG, tag);
-    for (const [key, value] of Object.entries(attrs)) item.setAttribute(key, String(value));
-    if (text !== undefined) item.textContent = text;
-    svg.append(item);
-    return item;
-  };
-  const defs = add("defs", {});
-  for (const role of ["q", "k"]) {
-    const marker = document.createElementNS(SVG, "marker");
-    for (const [key, value] of Object.entries({ id: `arrow-${role}`, viewBox: "0 0 10 10",
-      refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse" })) {
-      marker.setAttribute(key, String(value));
-    }
-    const path = document.createElementNS(SVG, "path");
-    path.setAttribute("d", "M0,0 L10,5 L0,10 z");
-    path.setAttribute("class", `rope-${role}`);
-    marker.append(path);
-    defs.append(marker);
-  }
-  add("line", { x1: 8, y1: c, x2: size - 8, y2: c, class: "axis" });
-  add("line", { x1: c, y1: 8, x2: c, y2: size - 8, class: "axis" });
-  add("circle", { cx: c, cy: c, r: scale, class: "unit" });
-  for (const v of drawing.vectors) {
-    if (v.null) continue; // a null vector has no direction to draw
-    const x = c + v.x * scale;
-    const y = c - v.y * scale;
-    add("line", { x1: c, y1: c, x2: x, y2: y, "marker-end": `url(#arrow-${v.role})`,
-      class: `vec rope-${v.role} ${v.moved ? "moved" : "original"}` });
-    add("text", { x: x + (v.x >= 0 ? 4 : -4), y: y - 4,
-      "text-anchor": v.x >= 0 ? "start" : "end", class: `label rope-${v.role}` }, v.name);
-  }
-  node.replaceChildren(svg);
-}
-
-// A heatmap of values in [−1, 1] on a canvas: blue −1, white 0, red +1.
-function renderHeatmap(node, map) {
-  let canvas = node.querySelector("canvas");
-  if (!canvas) {
-    canvas = document.createElement("canvas");
-    canvas.setAttribute("role", "img");
-    node.replaceChildren(canvas);
-  }
-  const cell = Math.max(2, Math.min(16, Math.floor(320 / Math.max(map.cols, map.rows / 2))));
-  canvas.width = map.cols * cell;
-  canvas.height = map.rows * Math.max(2, Math.floor(cell / 2));
-  canvas.setAttribute("aria-label", map.label);
-  const context = canvas.getContext("2d");
-  const h = canvas.height / map.rows;
-  map.values.forEach((row, r) => {
-    row.forEach((v, c) => {
-      const t = Math.round(255 * (1 - Math.abs(v)));
-      context.fillStyle = v >= 0 ? `rgb(214,${t},${t})` : `rgb(${t},${t},214)`;
-      context.fillRect(c * cell, r * h, cell, Math.ceil(h));
-    });
-  });
-}
-
-// Line plot of several series over a shared x, as SVG polylines.
-function renderPlot(node, plot) {
-  const width = 320;
-  const height = 200;
-  const pad = 24;
-  const ys = plot.series.flatMap((s) => s.y);
-  const [x0, x1] = [plot.x[0], plot.x[plot.x.length - 1]];
-  const [y0, y1] = [Math.min(0, ...ys), Math.max(...ys)];
-  const px = (x) => pad + ((x - x0) / (x1 - x0)) * (width - 2 * pad);
-  const py = (y) => height - pad - ((y - y0) / (y1 - y0)) * (height - 2 * pad);
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", plot.series.map((s) => s.name).join(" frente a "));
-  const add = (tag, attrs, text) => {
-    const item = document.createElementNS(SVG, tag);
-    for (const [key, value] of Object.entries(attrs)) item.setAttribute(key, String(value));
-    if (text !== undefined) item.textContent = text;
-    svg.append(item);
-  };
-  add("line", { x1: pad, y1: py(0), x2: width - pad, y2: py(0), class: "axis" });
-  add("line", { x1: px(0), y1: pad / 2, x2: px(0), y2: height - pad, class: "axis" });
-  plot.series.forEach((series, i) => {
-    const points = plot.x.map((x, j) => `${px(x).toFixed(1)},${py(series.y[j]).toFixed(1)}`);
-    add("polyline", { points: points.join(" "), class: `series series-${i}` });
-    add("text", { x: width - pad, y: pad + 14 * i, "text-anchor": "end", class: `legend series-${i}` }, series.name);
-  });
-  node.replaceChildren(svg);
-}
-
 // A link to a panel of the page: {panel, panel_label}.
 function renderPanelLink(node, item) {
   node.href = `#${item.panel}`;
@@ -413,6 +317,10 @@ const RENDERERS = {
   "rope-drawing": renderRopeDrawing,
   heatmap: renderHeatmap,
   plot: renderPlot,
+  "head-view": renderHeadView,
+  chart: renderChart,
+  builder: renderBuilder,
+  vectors: renderVectors,
   "panel-link": renderPanelLink,
   each: renderEach,
   with: renderWith,
@@ -441,7 +349,10 @@ export function renderView(root, view) {
   renderChildren(root, view);
   for (const node of root.querySelectorAll(".predict[data-hides]")) applyVeil(node);
   for (const input of root.querySelectorAll("[data-key]")) {
-    const value = view.state[input.dataset.key];
+    // data-value-from: a control whose shown value is a view field (the
+    // «Frase» select shows «Tu frase» when the sentence is the reader's).
+    const value = input.dataset.valueFrom ? lookup(view, input.dataset.valueFrom)
+      : view.state[input.dataset.key];
     const index = input.dataset.index;
     const text = String(index === undefined ? value : value[Number(index)]);
     if (input.value !== text && document.activeElement !== input) input.value = text;

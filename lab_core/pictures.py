@@ -1,0 +1,113 @@
+"""Pictures as data: every number a drawing shows, computed here.
+
+Two kinds, both JSON-ready, both with a text alternative that says what they
+show (the table beside each stays the reference):
+
+- a head view: the words twice, queries on the left and keys on the right,
+  one link per open (query, key) pair with its weight; masked pairs have no
+  link at all;
+- a chart: axes with their ticks (values in plot coordinates, labels as
+  read; a log axis carries log10 of the values), and series of points in
+  plot coordinates. The page only maps plot coordinates to pixels.
+"""
+from __future__ import annotations
+
+import math
+
+from . import display as d
+from .words import best, join_words
+
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+# ------------------------------------------------------------- head views
+
+def head_view(tokens, heads, query=None, caption=""):
+    """heads: [(id, label, weights [n, n], open [n, n] bool, texts [n][n])].
+
+    Links carry the weight (for thickness and opacity) and its text as the
+    tables show it. The alternative text names, for each query, its
+    strongest link(s) with the weight.
+    """
+    links, alt = [], []
+    for style, (head_id, label, weights, opened, texts) in enumerate(heads):
+        strongest = []
+        for i in range(len(tokens)):
+            for j in range(len(tokens)):
+                if opened[i][j] and weights[i][j] > 0:
+                    links.append({"head": style, "from": i, "to": j,
+                                  "weight": d.num(weights[i][j]), "text": texts[i][j]})
+            row = [float(weights[i][j]) if opened[i][j] else -1.0 for j in range(len(tokens))]
+            top = best(list(range(len(tokens))), row)
+            strongest.append("%s → %s (%s)" % (tokens[i], join_words([tokens[j] for j in top]),
+                                              texts[i][top[0]]))
+        alt.append("%s: %s." % (label, "; ".join(strongest)))
+    return {
+        "caption": caption,
+        "words": list(tokens),
+        "query": query,
+        "heads": [{"id": h[0], "label": h[1], "style": i} for i, h in enumerate(heads)],
+        "links": links,
+        "alt": "Líneas de atención, de cada consulta (izquierda) a cada clave (derecha). "
+               "El enlace más fuerte de cada consulta: " + " ".join(alt),
+    }
+
+
+# ----------------------------------------------------------------- charts
+
+def nice_step(span, count=5):
+    """A round tick step (1, 2 or 5 × 10^k) giving about `count` ticks."""
+    if span <= 0:
+        return 1.0
+    raw = span / count
+    power = 10 ** math.floor(math.log10(raw))
+    for factor in (1, 2, 5, 10):
+        if raw <= factor * power:
+            return factor * power
+    return 10 * power
+
+
+def linear_axis(lo, hi, label, count=5, digits=None):
+    """An axis over [lo, hi] widened to round ticks, labels as read."""
+    if hi <= lo:
+        lo, hi = lo - 1, hi + 1
+    step = nice_step(hi - lo, count)
+    start = math.floor(lo / step) * step
+    end = math.ceil(hi / step) * step
+    if digits is None:
+        digits = max(0, -int(math.floor(math.log10(step)))) if step < 1 else 0
+    ticks = []
+    value = start
+    while value <= end + step / 2:
+        ticks.append({"value": d.num(value), "label": d.fmt(value, digits)})
+        value += step
+    return {"min": d.num(start), "max": d.num(end), "log": False, "label": label,
+            "ticks": ticks}
+
+
+def log_axis(lo, hi, label):
+    """A log10 axis over positive values: plot coordinates are log10(value),
+    ticks at powers of ten, read «10⁻⁴»."""
+    low = math.floor(math.log10(lo))
+    high = math.ceil(math.log10(hi))
+    if high == low:
+        high += 1
+    stride = max(1, int(math.ceil((high - low) / 6)))
+    ticks = [{"value": float(p), "label": power_text(p)} for p in range(low, high + 1, stride)]
+    return {"min": float(low), "max": float(high), "log": True, "label": label, "ticks": ticks}
+
+
+def power_text(p):
+    return "1" if p == 0 else "10" + str(p).translate(SUPERSCRIPT)
+
+
+def series(name, xs, ys, style, log=False, dash=False):
+    """Points in plot coordinates (log10 of y on a log axis)."""
+    points = [[d.num(x), d.num(math.log10(y) if log else y)] for x, y in zip(xs, ys)]
+    return {"name": name, "style": style, "dash": dash, "points": points}
+
+
+def chart(title, x, y, lines, alt, marker=None, kind="line"):
+    """A chart: axes, series, an optional marked x, and its text alternative."""
+    return {"title": title, "x": x, "y": y, "series": lines, "marker": marker,
+            "kind": kind, "alt": alt}

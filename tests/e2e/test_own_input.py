@@ -1,0 +1,116 @@
+"""Your own sentence, your own vectors, and attention you can see."""
+from conftest import new_page
+
+
+def chips(lab, target="tokens"):
+    return lab.page.locator("[data-target='%s'][data-builder='remove']" % target).evaluate_all(
+        "(buttons) => buttons.map((b) => b.closest('li').querySelector('.chip-word').textContent)")
+
+
+def test_build_a_sentence_by_clicking(lab):
+    lab.open(lab.base_url, "?mask=bidirectional&panel=propia")
+    builder = lab.page.locator("#propia")
+    assert chips(lab) == ["El", "banco", "del", "parque"]
+    builder.get_by_role("button", name="Quitar «del» (posición 2)").click()
+    lab.settle()
+    builder.get_by_label("Palabra", exact=True).select_option("de")
+    builder.get_by_role("button", name="Añadir al final").first.click()
+    lab.settle()
+    builder.get_by_role("button", name="Mover «de» (posición 3) a la izquierda").click()
+    lab.settle()
+    assert chips(lab) == ["El", "banco", "de", "parque"]
+    assert lab.state()["tokens"] == ["El", "banco", "de", "parque"]
+    assert "tokens=El;banco;de;parque" in lab.page.url
+    # The numbers belong to the words: banco → parque is still 1,41.
+    assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
+    assert lab.page.get_by_label("Frase", exact=True).input_value() == "propia"
+    # Choosing a preset replaces your sentence.
+    lab.choose("Frase", "El banco de crédito")
+    assert lab.state()["tokens"] == [] and chips(lab) == ["El", "banco", "de", "crédito"]
+
+
+def test_build_a_sentence_by_keyboard(lab):
+    lab.open(lab.base_url, "?panel=propia")
+    move = lab.page.get_by_role("button", name="Mover «parque» (posición 3) a la izquierda")
+    move.focus()
+    lab.page.keyboard.press("Enter")
+    lab.settle()
+    assert chips(lab) == ["El", "banco", "parque", "del"]
+    # Focus followed the word: pressing again moves it further.
+    assert "parque" in lab.page.evaluate("document.activeElement.getAttribute('aria-label')")
+    lab.page.keyboard.press("Enter")
+    lab.settle()
+    assert chips(lab) == ["El", "parque", "banco", "del"]
+
+
+def test_edit_a_vector_and_read_the_new_score(lab):
+    lab.open(lab.base_url, "?mask=bidirectional")
+    first = lab.page.get_by_label("clave k de parque, coordenada 1").first
+    first.fill("3")
+    first.press("Tab")
+    lab.settle()
+    assert lab.cell("Puntuaciones", "banco", "parque") == "2,12"
+    assert lab.page.locator("#puntuacion .formula").inner_text() == "(1·3 + 0·0) / √2 = 2,12"
+    assert "vec=lugar.parque.k:3;0" in lab.page.url
+    cell = lab.page.locator("[data-cell='lugar.parque.k']")
+    assert "edited" in cell.get_attribute("class") and "artículo: (2; 0)" in cell.inner_text()
+    # A refused value stays in its field, marked, with the message beside the table.
+    second = lab.page.get_by_label("clave k de parque, coordenada 2").first
+    second.fill("doce")
+    second.press("Tab")
+    lab.settle()
+    assert "«doce» no es un número finito" in lab.page.locator("#err-vec").inner_text()
+    assert second.get_attribute("aria-invalid") == "true"
+    assert lab.cell("Puntuaciones", "banco", "parque") == "2,12"  # the last valid table stays
+    # A decimal comma is fine.
+    second.fill("0,5")
+    second.press("Tab")
+    lab.settle()
+    assert lab.state()["vec"] == {"lugar.parque.k": [3, 0.5]}
+    lab.page.get_by_role("button", name="Restablecer los vectores de «pista de lugar»").click()
+    lab.settle()
+    assert lab.state()["vec"] == {} and lab.cell("Puntuaciones", "banco", "parque") == "1,41"
+
+
+def test_a_shared_link_with_a_sentence_and_edits_reproduces_the_view(lab, browser):
+    query = "?tokens=El;banco;de;parque;parque&mask=bidirectional&vec=lugar.parque.k:3;0"
+    lab.open(lab.base_url, query)
+    tables = (lab.table("Puntuaciones"), lab.table("Pesos"))
+    other = type(lab)(new_page(browser.new_context()))
+    other.open(lab.base_url, query)
+    assert (other.table("Puntuaciones"), other.table("Pesos")) == tables
+    assert other.state() == lab.state()
+    other.page.context.close()
+
+
+def test_the_head_view_draws_one_line_per_open_pair(lab):
+    lab.open(lab.base_url)
+    lines = lab.page.locator("#puntuacion .headview line.hv-link")
+    assert lines.count() == 10  # causal, 4 words: 4 + 3 + 2 + 1 open pairs
+    lab.choose("Máscara", "bidireccional")
+    assert lines.count() == 16
+    word = lab.page.locator("#puntuacion .hv-q .hv-word").nth(1)
+    assert word.inner_text() == "banco" and "hv-query" in word.get_attribute("class")
+    word.focus()
+    shown = lab.page.locator("#puntuacion .hv-weight.hv-on")
+    assert shown.count() == 4 and "0,58" in shown.all_text_contents()
+    assert "banco → parque (0,58)" in lab.page.locator("#puntuacion .headview + .visually-hidden, "
+                                                      "#puntuacion .visually-hidden").first.inner_text()
+    lab.choose("Cabeza", "todas (concatenar y W_O)")
+    assert lab.page.locator("#puntuacion .hv-legend li").count() == 3
+    dashes = lab.page.locator("#puntuacion line.hv-link.head-1").first.get_attribute("stroke-dasharray")
+    assert dashes  # heads differ by dash pattern, not colour alone
+
+
+def test_curves_have_axes_ticks_and_a_text_alternative(lab):
+    lab.open(lab.base_url + "bloque.html", "?panel=residual")
+    chart = lab.page.locator("#residual svg.chart")
+    assert "sin residual" in lab.page.locator("#residual .chart-legend").inner_text()
+    assert chart.locator("text.tick").count() >= 5
+    assert "10⁻" in " ".join(chart.locator("text.tick").all_text_contents())
+    assert chart.get_attribute("aria-label").startswith("Con 12 capas, la norma del gradiente")
+    assert lab.page.locator("#layernorm svg.chart polyline").count() == 3
+    assert lab.page.locator("#orden .headview").count() == 2
+    lab.open(lab.base_url, "?panel=rope")
+    assert lab.page.locator("#rope svg.chart circle.marker-dot").count() == 1
+    assert lab.page.locator("#entrenamiento svg.chart rect.bar").count() == 3

@@ -1,0 +1,114 @@
+// The reader's own input, drawn from the view: a sentence built from the
+// lab's words (chips that move and go by click or keyboard), and the heads'
+// vectors as editable pairs of numbers. Python checks every value; these
+// renderers only draw, and main.js turns a click or an edit into lab.set.
+
+import { el } from "./render.js";
+
+// A sentence as chips: each word with «mover a la izquierda», «a la
+// derecha» and «quitar» buttons. data-list names the list in view.builder,
+// data-target the state key the buttons change ("tokens" or "other").
+export function renderBuilder(node, builder) {
+  const words = builder[node.dataset.list];
+  const target = node.dataset.target;
+  const single = builder[node.dataset.list === "words" ? "single" : "other_single"];
+  const list = el("ol", undefined, "chips");
+  const where = target === "other" ? " de la frase para comparar" : "";
+  words.forEach((item, i) => {
+    const chip = el("li", undefined, "chip");
+    const word = el("span", item.word, "chip-word");
+    const name = `«${item.word}» (posición ${i}${where})`;
+    const actions = [
+      ["left", "←", `Mover ${name} a la izquierda`, i === 0],
+      ["right", "→", `Mover ${name} a la derecha`, i === words.length - 1],
+      ["remove", "✕", `Quitar ${name}`, single],
+    ].map(([action, mark, label, disabled]) => {
+      const button = el("button", mark, `chip-${action}`);
+      button.type = "button";
+      button.dataset.builder = action;
+      button.dataset.target = target;
+      button.dataset.index = String(i);
+      button.setAttribute("aria-label", label);
+      button.disabled = disabled;
+      return button;
+    });
+    chip.append(actions[0], word, actions[1], actions[2]);
+    list.append(chip);
+  });
+  node.replaceChildren(list);
+}
+
+// For each shown head, every word's q, k and v as two text fields (a
+// decimal comma is fine). Fields update in place, never under the cursor.
+export function renderVectors(node, vectors) {
+  const shape = JSON.stringify(vectors.tables.map((t) => [t.head, t.rows.length]));
+  if (node.dataset.shape !== shape) {
+    node.dataset.shape = shape;
+    node.replaceChildren(...vectors.tables.map(buildVectorTable));
+  }
+  vectors.tables.forEach((table) => {
+    for (const row of table.rows) {
+      for (const cell of row.cells) {
+        for (const [index, value] of [[0, cell.x], [1, cell.y]]) {
+          const input = node.querySelector(`input[data-vec="${cell.name}"][data-index="${index}"]`);
+          if (document.activeElement !== input && input.value !== value) input.value = value;
+        }
+        const box = node.querySelector(`[data-cell="${cell.name}"]`);
+        box.classList.toggle("edited", cell.edited);
+        box.querySelector(".vec-original").textContent = cell.edited ? `artículo: ${cell.original}` : "";
+      }
+    }
+    const reset = node.querySelector(`button[data-vec-reset="${table.head}"]`);
+    reset.disabled = table.edited === 0;
+  });
+}
+
+function buildVectorTable(table) {
+  const box = el("div", undefined, "vec-table-box");
+  const element = el("table", undefined, "lab-table vec-table");
+  element.append(el("caption", table.caption));
+  const head = el("tr");
+  head.append(el("th", "palabra", "corner"));
+  for (const name of ["q (consulta)", "k (clave)", "v (valor)"]) {
+    const th = el("th", name);
+    th.scope = "col";
+    head.append(th);
+  }
+  const thead = el("thead");
+  thead.append(head);
+  const body = el("tbody");
+  for (const row of table.rows) {
+    const tr = el("tr");
+    const th = el("th", row.word);
+    th.scope = "row";
+    tr.append(th);
+    for (const cell of row.cells) {
+      const td = el("td");
+      td.dataset.cell = cell.name;
+      const pair = el("span", undefined, "vec-pair");
+      pair.append("(");
+      [0, 1].forEach((index) => {
+        const input = el("input");
+        input.type = "text";
+        input.inputMode = "decimal";
+        input.size = 4;
+        input.dataset.vec = cell.name;
+        input.dataset.index = String(index);
+        input.setAttribute("aria-label", `${cell.label}, coordenada ${index + 1}`);
+        input.setAttribute("aria-describedby", "err-vec");
+        pair.append(input);
+        if (index === 0) pair.append(";");
+      });
+      pair.append(")");
+      td.append(pair, el("span", "", "vec-original"));
+      tr.append(td);
+    }
+    body.append(tr);
+  }
+  element.append(thead, body);
+  const reset = el("button", `Restablecer los vectores de «${table.label}»`, "vec-reset");
+  reset.type = "button";
+  reset.dataset.vecReset = table.head;
+  box.append(element, reset);
+  return box;
+}

@@ -1,0 +1,256 @@
+// Pictures: every number they show comes from Python (lab_core/pictures.py
+// and the panels); these functions only map plot coordinates to pixels and
+// draw. Each picture carries its text alternative from Python.
+
+import { el } from "./render.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svgElement(tag, attrs = {}, text) {
+  const item = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) item.setAttribute(key, String(value));
+  if (text !== undefined) item.textContent = text;
+  return item;
+}
+
+// The RoPE picture: q and k before (faint) and after rotation (solid).
+export function renderRopeDrawing(node, drawing) {
+  const size = 240;
+  const c = size / 2;
+  const scale = (size / 2 - 24) / drawing.extent;
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `0 0 ${size} ${size}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", drawing.label);
+  const add = (tag, attrs, text) => {
+    const item = document.createElementNS(SVG, tag);
+    for (const [key, value] of Object.entries(attrs)) item.setAttribute(key, String(value));
+    if (text !== undefined) item.textContent = text;
+    svg.append(item);
+    return item;
+  };
+  const defs = add("defs", {});
+  for (const role of ["q", "k"]) {
+    const marker = document.createElementNS(SVG, "marker");
+    for (const [key, value] of Object.entries({ id: `arrow-${role}`, viewBox: "0 0 10 10",
+      refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse" })) {
+      marker.setAttribute(key, String(value));
+    }
+    const path = document.createElementNS(SVG, "path");
+    path.setAttribute("d", "M0,0 L10,5 L0,10 z");
+    path.setAttribute("class", `rope-${role}`);
+    marker.append(path);
+    defs.append(marker);
+  }
+  add("line", { x1: 8, y1: c, x2: size - 8, y2: c, class: "axis" });
+  add("line", { x1: c, y1: 8, x2: c, y2: size - 8, class: "axis" });
+  add("circle", { cx: c, cy: c, r: scale, class: "unit" });
+  for (const v of drawing.vectors) {
+    if (v.null) continue; // a null vector has no direction to draw
+    const x = c + v.x * scale;
+    const y = c - v.y * scale;
+    add("line", { x1: c, y1: c, x2: x, y2: y, "marker-end": `url(#arrow-${v.role})`,
+      class: `vec rope-${v.role} ${v.moved ? "moved" : "original"}` });
+    add("text", { x: x + (v.x >= 0 ? 4 : -4), y: y - 4,
+      "text-anchor": v.x >= 0 ? "start" : "end", class: `label rope-${v.role}` }, v.name);
+  }
+  node.replaceChildren(svg);
+}
+
+// A heatmap of values in [−1, 1] on a canvas: blue −1, white 0, red +1.
+export function renderHeatmap(node, map) {
+  let canvas = node.querySelector("canvas");
+  if (!canvas) {
+    canvas = document.createElement("canvas");
+    canvas.setAttribute("role", "img");
+    node.replaceChildren(canvas);
+  }
+  const cell = Math.max(2, Math.min(16, Math.floor(320 / Math.max(map.cols, map.rows / 2))));
+  canvas.width = map.cols * cell;
+  canvas.height = map.rows * Math.max(2, Math.floor(cell / 2));
+  canvas.setAttribute("aria-label", map.label);
+  const context = canvas.getContext("2d");
+  const h = canvas.height / map.rows;
+  map.values.forEach((row, r) => {
+    row.forEach((v, c) => {
+      const t = Math.round(255 * (1 - Math.abs(v)));
+      context.fillStyle = v >= 0 ? `rgb(214,${t},${t})` : `rgb(${t},${t},214)`;
+      context.fillRect(c * cell, r * h, cell, Math.ceil(h));
+    });
+  });
+}
+
+// Line plot of several series over a shared x, as SVG polylines.
+export function renderPlot(node, plot) {
+  const width = 320;
+  const height = 200;
+  const pad = 24;
+  const ys = plot.series.flatMap((s) => s.y);
+  const [x0, x1] = [plot.x[0], plot.x[plot.x.length - 1]];
+  const [y0, y1] = [Math.min(0, ...ys), Math.max(...ys)];
+  const px = (x) => pad + ((x - x0) / (x1 - x0)) * (width - 2 * pad);
+  const py = (y) => height - pad - ((y - y0) / (y1 - y0)) * (height - 2 * pad);
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", plot.series.map((s) => s.name).join(" frente a "));
+  const add = (tag, attrs, text) => {
+    const item = document.createElementNS(SVG, tag);
+    for (const [key, value] of Object.entries(attrs)) item.setAttribute(key, String(value));
+    if (text !== undefined) item.textContent = text;
+    svg.append(item);
+  };
+  add("line", { x1: pad, y1: py(0), x2: width - pad, y2: py(0), class: "axis" });
+  add("line", { x1: px(0), y1: pad / 2, x2: px(0), y2: height - pad, class: "axis" });
+  plot.series.forEach((series, i) => {
+    const points = plot.x.map((x, j) => `${px(x).toFixed(1)},${py(series.y[j]).toFixed(1)}`);
+    add("polyline", { points: points.join(" "), class: `series series-${i}` });
+    add("text", { x: width - pad, y: pad + 14 * i, "text-anchor": "end", class: `legend series-${i}` }, series.name);
+  });
+  node.replaceChildren(svg);
+}
+
+
+// ------------------------------------------------------------ head view
+
+const ROW = 30; // px per word
+const SPAN = 170; // px between the two columns of words
+const DASHES = ["", "7 4", "2 4"]; // one pattern per head: never colour alone
+
+// Words on the left (queries) and on the right (keys), lines between them
+// whose thickness and opacity follow the weight; a masked pair has no line.
+// Hovering or focusing a word shows only its lines, with their weights.
+export function renderHeadView(node, view) {
+  const n = view.words.length;
+  const height = n * ROW + 8;
+  const figure = el("div", undefined, "headview");
+  const svg = svgElement("svg", { viewBox: `0 0 ${SPAN} ${height}`, width: SPAN, height,
+    "aria-hidden": "true", focusable: "false" });
+  const y = (i) => 4 + ROW * (i + 0.5);
+  const links = [];
+  for (const link of view.links) {
+    const line = svgElement("line", {
+      x1: 4, y1: y(link.from), x2: SPAN - 4, y2: y(link.to),
+      class: `hv-link head-${link.head}`,
+      "stroke-width": (0.8 + 6 * link.weight).toFixed(2),
+      "stroke-opacity": (0.2 + 0.8 * link.weight).toFixed(2),
+    });
+    if (DASHES[link.head % DASHES.length]) line.setAttribute("stroke-dasharray", DASHES[link.head % DASHES.length]);
+    const label = svgElement("text", { x: SPAN - 8, y: y(link.to) - 3 - 9 * link.head,
+      "text-anchor": "end", class: `hv-weight head-${link.head}` }, link.text);
+    svg.append(line);
+    links.push({ link, line, label });
+  }
+  for (const item of links) svg.append(item.label);
+  const column = (side) => {
+    const list = el("div", undefined, `hv-words hv-${side}`);
+    view.words.forEach((word, i) => {
+      const button = el("button", word, "hv-word");
+      button.type = "button";
+      button.style.height = `${ROW}px`;
+      const role = side === "q" ? "consulta" : "clave";
+      const lines = links.filter(({ link }) => (side === "q" ? link.from : link.to) === i);
+      button.setAttribute("aria-label", `${word} (${role}): ${lines.map(({ link }) =>
+        `${side === "q" ? view.words[link.to] : view.words[link.from]} ${link.text}`).join(", ") || "sin enlaces"}`);
+      if (side === "q" && i === view.query) button.classList.add("hv-query");
+      const show = () => {
+        figure.classList.add("hv-active");
+        for (const item of links) {
+          const mine = (side === "q" ? item.link.from : item.link.to) === i;
+          item.line.classList.toggle("hv-on", mine);
+          item.label.classList.toggle("hv-on", mine);
+        }
+      };
+      const hide = () => figure.classList.remove("hv-active");
+      button.addEventListener("mouseenter", show);
+      button.addEventListener("focus", show);
+      button.addEventListener("mouseleave", hide);
+      button.addEventListener("blur", hide);
+      list.append(button);
+    });
+    return list;
+  };
+  figure.append(column("q"), svg, column("k"));
+  const parts = [figure];
+  if (view.heads.length > 1) {
+    const legend = el("ul", undefined, "hv-legend");
+    for (const head of view.heads) {
+      const item = el("li");
+      const sample = svgElement("svg", { width: 28, height: 10, "aria-hidden": "true" });
+      const line = svgElement("line", { x1: 1, y1: 5, x2: 27, y2: 5, class: `hv-link head-${head.style}`,
+        "stroke-width": 3 });
+      if (DASHES[head.style]) line.setAttribute("stroke-dasharray", DASHES[head.style]);
+      sample.append(line);
+      item.append(sample, document.createTextNode(` ${head.label}`));
+      legend.append(item);
+    }
+    parts.push(legend);
+  }
+  parts.push(el("p", view.alt, "visually-hidden"));
+  node.replaceChildren(...parts);
+}
+
+// ---------------------------------------------------------------- charts
+
+const W = 380;
+const H = 230;
+const PAD = { left: 52, right: 14, top: 16, bottom: 44 };
+
+// Axes with Python's ticks, series in plot coordinates, an optional marker.
+export function renderChart(node, chart) {
+  if (!chart) {
+    node.replaceChildren();
+    return;
+  }
+  const { x, y } = chart;
+  const px = (v) => PAD.left + ((v - x.min) / (x.max - x.min)) * (W - PAD.left - PAD.right);
+  const py = (v) => H - PAD.bottom - ((v - y.min) / (y.max - y.min)) * (H - PAD.top - PAD.bottom);
+  const svg = svgElement("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": chart.alt,
+    class: "chart" });
+  svg.append(svgElement("line", { x1: PAD.left, y1: py(y.min), x2: W - PAD.right, y2: py(y.min), class: "axis" }));
+  svg.append(svgElement("line", { x1: PAD.left, y1: PAD.top, x2: PAD.left, y2: py(y.min), class: "axis" }));
+  for (const tick of x.ticks) {
+    svg.append(svgElement("line", { x1: px(tick.value), y1: py(y.min), x2: px(tick.value), y2: py(y.min) + 4, class: "axis" }));
+    svg.append(svgElement("text", { x: px(tick.value), y: py(y.min) + 15, "text-anchor": "middle", class: "tick" }, tick.label));
+  }
+  for (const tick of y.ticks) {
+    svg.append(svgElement("line", { x1: PAD.left, y1: py(tick.value), x2: W - PAD.right, y2: py(tick.value), class: "grid" }));
+    svg.append(svgElement("text", { x: PAD.left - 5, y: py(tick.value) + 4, "text-anchor": "end", class: "tick" }, tick.label));
+  }
+  svg.append(svgElement("text", { x: (PAD.left + W - PAD.right) / 2, y: H - 6, "text-anchor": "middle", class: "axis-label" }, x.label));
+  svg.append(svgElement("text", { x: 12, y: PAD.top + (H - PAD.top - PAD.bottom) / 2, "text-anchor": "middle",
+    transform: `rotate(-90 12 ${PAD.top + (H - PAD.top - PAD.bottom) / 2})`, class: "axis-label" }, y.label));
+  for (const series of chart.series) {
+    if (chart.kind === "bars") {
+      const width = Math.max(6, (W - PAD.left - PAD.right) / (series.points.length * 2.5));
+      for (const [vx, vy] of series.points) {
+        svg.append(svgElement("rect", { x: px(vx) - width / 2, y: py(vy), width, height: Math.max(0, py(y.min) - py(vy)),
+          class: `bar series-${series.style}` }));
+      }
+    } else {
+      const line = svgElement("polyline", { points: series.points.map(([vx, vy]) => `${px(vx).toFixed(1)},${py(vy).toFixed(1)}`).join(" "),
+        class: `series series-${series.style}` });
+      if (series.dash) line.setAttribute("stroke-dasharray", "6 4");
+      svg.append(line);
+    }
+  }
+  if (chart.marker) {
+    svg.append(svgElement("line", { x1: px(chart.marker.x), y1: PAD.top, x2: px(chart.marker.x), y2: py(y.min), class: "marker" }));
+    svg.append(svgElement("circle", { cx: px(chart.marker.x), cy: py(chart.marker.y), r: 4, class: "marker-dot" }));
+  }
+  const parts = [svg];
+  if (chart.series.length > 1) {
+    const legend = el("ul", undefined, "chart-legend");
+    for (const series of chart.series) {
+      const item = el("li");
+      const sample = svgElement("svg", { width: 28, height: 10, "aria-hidden": "true" });
+      const line = svgElement("line", { x1: 1, y1: 5, x2: 27, y2: 5, class: `series series-${series.style}` });
+      if (series.dash) line.setAttribute("stroke-dasharray", "6 4");
+      sample.append(line);
+      item.append(sample, document.createTextNode(` ${series.name}`));
+      legend.append(item);
+    }
+    parts.push(legend);
+  }
+  node.replaceChildren(...parts);
+}
