@@ -16,7 +16,7 @@ Rounding rules, one for the whole lab:
 from __future__ import annotations
 
 import math
-from decimal import ROUND_FLOOR, ROUND_HALF_UP, Decimal
+from decimal import ROUND_FLOOR, ROUND_HALF_UP, Context, Decimal
 
 MINUS = "\u2212"
 MASKED_TEXT = MINUS + "∞"
@@ -44,7 +44,10 @@ def _signed(negative, text):
 def fmt(x, digits=2):
     """1.4142 -> '1,41'; -0.5 -> '−0,50'; 0.125 -> '0,13'; 3150336 (digits=0) -> '3.150.336'."""
     value = _decimal(x)
-    rounded = abs(value).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    # Enough precision for any float's integer part (up to 10^308).
+    context = Context(prec=max(28, value.adjusted() + digits + 3))
+    rounded = abs(value).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP,
+                                  context=context)
     return _signed(value < 0, _spanish(rounded, digits))
 
 

@@ -44,6 +44,11 @@ builder     the reader's sentences for the sentence builder: {"words",
 vectors     the vector editor: {"tables": [{"head", "label", "caption",
             "edited", "rows": [{"word", "cells": [{"name", "role", "x", "y",
             "edited", "label", "original"}]}]}], "edited"}.
+learning    panel 8, a head trained twice (attention_lab/learning.py): {"step",
+            "table" (loss and accuracies per mask), "chart" (both losses),
+            "weights" (tables of banco's attention), "views" (head views),
+            "vectors": {"q", "text", "table"}, "verdict", "stopped" [str],
+            "corpus", "predict"}.
 state_line  the state as a reader says it («Frase: El banco del parque ·
             Consulta: banco · …»), printed on paper with the link.
 announce    {state key: sentence}: what a screen reader hears after a change

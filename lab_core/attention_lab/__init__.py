@@ -21,6 +21,8 @@ from .context import (
     position_label, sentence_label, shown_heads, tokens_of,
 )
 from .editors import builder_view, vectors_view
+from .learning import learning_panel
+from ..didactic_train import DEFAULT_LR, DEFAULT_SEED, MAX_SEED, MAX_STEPS
 from .heads_panel import heads_panel
 from .mask import mask_panel
 from .mixture import mixture_panel
@@ -37,6 +39,7 @@ PANELS = {
     "rope": "5 · RoPE con una sola frecuencia",
     "entrenamiento": "6 · Entrenar todas las posiciones a la vez",
     "cache": "7 · Generar paso a paso con caché KV",
+    "aprende": "8 · Entrena una cabeza",
 }
 THETA_MAX = round(math.pi, 2)  # one frequency in [0, π]: beyond π it aliases
 POSITION_MAX = 32
@@ -54,7 +57,10 @@ LABELS = {
     "key": "Clave", "dk": "Anchura dₖ", "theta": "Frecuencia θ",
     "rope_m": "Posición m de la consulta", "rope_n": "Posición n de la clave",
     "rope_q": "Vector q", "rope_k": "Vector k", "step": "Paso", "panel": "Panel",
+    "train_steps": "Paso de entrenamiento", "train_lr": "Tasa de aprendizaje",
+    "train_seed": "Semilla",
 }
+LR_RANGE = (0.001, 10.0)  # a rate of 0 learns nothing; above 10 nothing is gained
 
 
 def _position(name):
@@ -164,6 +170,9 @@ SPEC = Spec(
         "rope_k": vector(LABELS["rope_k"], 2, -VECTOR_LIMIT, VECTOR_LIMIT),
         "step": Key(LABELS["step"], lambda value, state: parse_int(
             LABELS["step"], value, 1, len(tokens_of(state)))),
+        "train_steps": int_range(LABELS["train_steps"], 0, MAX_STEPS),
+        "train_lr": float_range(LABELS["train_lr"], *LR_RANGE),
+        "train_seed": int_range(LABELS["train_seed"], 0, MAX_SEED),
         "panel": choice_key(LABELS["panel"], PANELS),
     },
     defaults={
@@ -178,6 +187,9 @@ SPEC = Spec(
         "rope_q": list(ROPE_DEFAULTS["q"]),
         "rope_k": list(ROPE_DEFAULTS["k"]),
         "step": 2,
+        "train_steps": 0,
+        "train_lr": DEFAULT_LR,
+        "train_seed": DEFAULT_SEED,
         "panel": "puntuacion",
     },
     # A preset sentence replaces the reader's own; positions follow a
@@ -219,6 +231,9 @@ def controls(state):
         "rope_n": number("rope_n", 0, POSITION_MAX),
         "rope_q": number("rope_q", -VECTOR_LIMIT, VECTOR_LIMIT, 0.5),
         "rope_k": number("rope_k", -VECTOR_LIMIT, VECTOR_LIMIT, 0.5),
+        "train_steps": number("train_steps", 0, MAX_STEPS),
+        "train_lr": number("train_lr", LR_RANGE[0], LR_RANGE[1], 0.05),
+        "train_seed": number("train_seed", 0, MAX_SEED),
     }
 
 
@@ -252,7 +267,7 @@ def state_line(state):
     ] + (["Vectores cambiados: %d" % edited] if edited else []))
 
 
-@reads(*[k for k in LABELS if k != "panel"])
+@reads(*[k for k in LABELS if k != "panel" and not k.startswith("train_")])
 def announce(state):
     """What a screen reader hears after a change, by the state key changed.
 
@@ -297,6 +312,7 @@ PARTS = (
     ("announce", announce),
     ("builder", builder_view),
     ("vectors", vectors_view),
+    ("learning", learning_panel),
 )
 # Keys a reader sets with the page's selects and steppers: any state that
 # only changes these is prepared at build time (prepared.py).

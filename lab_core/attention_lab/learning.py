@@ -1,0 +1,217 @@
+"""Panel «Entrena una cabeza»: the same head trained twice, once per mask.
+
+The article's thesis, proved by learning: under the causal mask «banco» sees
+«El banco» in every sentence, so no weights can tell a seat from a bank;
+with bidirectional access it can read the word that decides. Both runs start
+from the same weights (lab_core/train.py); the whole trajectory of a (lr,
+seed) pair is computed once and cached, so moving through the steps is a
+look-up. Every sentence here is built from the measured numbers.
+"""
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from .. import display as d
+from .. import train as t
+from ..didactic import HEADS
+from ..didactic_train import DECIDING_WORDS, MAX_STEPS, TEST_SENTENCES, TRAIN_SENTENCES
+from ..memo import reads
+from ..pictures import chart, head_view, linear_axis, series
+from ..words import join_words
+from .context import MASK_LABELS, options
+
+MASKS = ("bidirectional", "causal")
+SHOWN = (("El", "banco", "del", "parque"), ("El", "banco", "de", "crédito"))  # the lab's sentences
+CHART_EVERY = 5  # loss points every 5 steps: 101 per run
+ARTICLE_SCORE = 2 / math.sqrt(2)  # the hand-made place cue: q(banco)·k(parque)/√2
+
+
+@functools.lru_cache(maxsize=4)
+def trajectories(lr, seed):
+    """Both runs for a (lr, seed) pair, computed once."""
+    return t.train_both(lr, seed, MAX_STEPS)
+
+
+def percent(x):
+    return d.fmt(100 * x, 1) + " %"
+
+
+def fmt_loss(x):
+    """A loss as read: 0,693; a diverged one in powers of ten (3,1·10⁵²)."""
+    return d.fmt(x, 3) if x < 1e4 else d.fmt_sci(x)
+
+
+def _result_table(runs, step):
+    rows = []
+    for kind in MASKS:
+        run = runs[kind]
+        rows.append({"label": MASK_LABELS[kind], "cells": [
+            d.cell(run["loss"][step], fmt_loss(run["loss"][step])),
+            d.cell(run["train_accuracy"][step], percent(run["train_accuracy"][step])),
+            d.cell(run["test_accuracy"][step], percent(run["test_accuracy"][step]))]})
+    return d.table("learning", "Resultado del entrenamiento",
+                   ["pérdida", "acierto (entrenamiento)", "acierto (prueba)"], rows,
+                   "máscara · paso %d" % step)
+
+
+def _loss_chart(runs, step):
+    steps = list(range(0, MAX_STEPS + 1, CHART_EVERY))
+    # A diverging run would flatten everything else: the axis stops at twice
+    # the starting loss, and what goes beyond is drawn at the edge.
+    start = max(float(runs[k]["loss"][0]) for k in MASKS)
+    top = min(max(float(max(runs[k]["loss"])) for k in MASKS), 2 * start)
+    lines = [series("pérdida · %s" % MASK_LABELS[k], steps,
+                    [min(float(runs[k]["loss"][s]), top) for s in steps], i, dash=i == 1)
+             for i, k in enumerate(MASKS)]
+    bidir, causal = runs["bidirectional"]["loss"], runs["causal"]["loss"]
+    return chart(
+        "Pérdida de entrenamiento según el paso", linear_axis(0, MAX_STEPS, "paso", 5),
+        linear_axis(0, top, "pérdida (entropía cruzada)"), lines,
+        "La pérdida bidireccional pasa de %s en el paso 0 a %s en el paso %d; la causal, de "
+        "%s a %s. En el paso %d: %s y %s." % (
+            fmt_loss(bidir[0]), fmt_loss(bidir[-1]), MAX_STEPS, fmt_loss(causal[0]),
+            fmt_loss(causal[-1]), MAX_STEPS, fmt_loss(bidir[step]), fmt_loss(causal[step])),
+        marker={"x": step, "y": d.num(min(float(bidir[step]), top)), "label": "paso %d" % step})
+
+
+def _banco_rows(runs, step, tokens):
+    """banco's attention over one sentence, for each run, at this step."""
+    rows, drawn = [], []
+    for i, kind in enumerate(MASKS):
+        weights = t.banco_weights(t.params_at(runs[kind], step), list(tokens), kind)
+        opened = [kind == "bidirectional" or j <= 1 for j in range(len(tokens))]
+        texts = d.fmt_parts([w for w, o in zip(weights, opened) if o])
+        it = iter(texts)
+        shown = [next(it) if o else "0" for o in opened]
+        rows.append({"label": MASK_LABELS[kind], "cells": [
+            d.cell(w, text, masked=not o) for w, text, o in zip(weights, shown, opened)]})
+        matrix = [[0.0] * len(tokens) for _ in tokens]
+        open_matrix = [[False] * len(tokens) for _ in tokens]
+        matrix[1] = [float(w) for w in weights]
+        open_matrix[1] = opened
+        all_texts = [["0"] * len(tokens) for _ in tokens]
+        all_texts[1] = shown
+        drawn.append((kind, "banco · %s" % MASK_LABELS[kind], matrix, open_matrix, all_texts))
+    return rows, drawn
+
+
+def _weights(runs, step):
+    tables, views = [], []
+    for n, tokens in enumerate(SHOWN):
+        rows, drawn = _banco_rows(runs, step, tokens)
+        caption = "Pesos de «banco» en «%s» · paso %d" % (" ".join(tokens), step)
+        tables.append(d.table("learning-weights-%d" % n, caption, list(tokens), rows, "máscara"))
+        views.append(head_view(list(tokens), drawn, 1, caption))
+    return tables, views
+
+
+KEY_WORDS = ("parque", "crédito", "del", "de")  # two deciding words, two distractors
+
+
+def _vectors_sentence(runs, step):
+    """The learned q(banco) and keys, next to the article's hand-made ones."""
+    params = t.params_at(runs["bidirectional"], step)
+    q = params["w_q"][t.TRAIN_VOCABULARY.index("banco")]
+    keys = {w: params["w_k"][t.TRAIN_VOCABULARY.index(w)] for w in KEY_WORDS}
+    scores = {w: float(q @ keys[w] / math.sqrt(t.D_K)) for w in KEY_WORDS}
+    rows = [{"label": word, "cells": [d.cell(None, d.fmt_vector(keys[word])), d.cell(scores[word])]}
+            for word in KEY_WORDS]
+    article = HEADS["lugar"]["vectors"]
+    deciding = min(scores["parque"], scores["crédito"])
+    distracting = max(scores["del"], scores["de"])
+    text = ("Tras %d pasos, la cabeza bidireccional tiene q(banco) = %s; la del artículo, hecha a "
+            "mano, es %s con k(parque) = %s, una puntuación de %s. Aquí banco puntúa %s con "
+            "parque y %s con crédito, frente a %s con «del» y %s con «de». " % (
+                step, d.fmt_vector(q), d.fmt_vector_short(article["banco"]["q"]),
+                d.fmt_vector_short(article["parque"]["k"]), d.fmt(ARTICLE_SCORE),
+                d.fmt(scores["parque"]), d.fmt(scores["crédito"]), d.fmt(scores["del"]),
+                d.fmt(scores["de"])))
+    if deciding - distracting > 0.1:
+        text += ("Ha aprendido a mirar las palabras que deciden, sean de un sentido o del otro; "
+                 "son sus valores v los que separan asiento de entidad.")
+    else:
+        text += "Todavía no mira más a las palabras que deciden que a las demás."
+    return {"q": d.fmt_vector(q), "text": text,
+            "table": d.table("learning-keys", "Claves aprendidas y su puntuación con banco · paso %d"
+                             % step, ["k aprendida", "q(banco)·k/√2"], rows, "palabra")}
+
+
+def _verdict(runs, step):
+    bidir, causal = runs["bidirectional"], runs["causal"]
+    learned = [k for k in MASKS if runs[k]["test_accuracy"][step] >= 0.9]
+    same_predictions = bool(np.all(causal["train_probs"][step] == causal["train_probs"][step][0]))
+    parts = ["En el paso %d, la cabeza bidireccional acierta el %s de las frases de prueba y la "
+             "causal el %s." % (step, percent(bidir["test_accuracy"][step]),
+                                percent(causal["test_accuracy"][step]))]
+    if same_predictions:
+        parts.append("La causal da la misma respuesta a todas las frases: ve «El banco» y nada "
+                     "más, así que acierta justo las de un sentido (%s)."
+                     % percent(causal["train_accuracy"][step]))
+    if learned == ["bidirectional"]:
+        parts.append("Solo con acceso bidireccional ha aprendido a mirar la palabra que decide.")
+    elif not learned:
+        parts.append("Ninguna llega todavía al 90 % en prueba.")
+    return " ".join(parts)
+
+
+def _stopped(runs):
+    notes = []
+    for kind in MASKS:
+        at = runs[kind]["stopped_at"]
+        if at is not None:
+            notes.append("La ejecución %s se detuvo en el paso %d: con esta tasa de aprendizaje "
+                         "la pérdida dejó de ser un número finito, y los pasos siguientes repiten "
+                         "el último válido." % (MASK_LABELS[kind], at))
+    return notes
+
+
+def _learner(runs):
+    """Which masks reach 90 % on the test sentences by the last step."""
+    learned = [k for k in MASKS if runs[k]["test_accuracy"][-1] >= 0.9]
+    if learned == ["bidirectional"]:
+        return "bidireccional"
+    if learned == ["causal"]:
+        return "causal"
+    return "las-dos" if learned else "ninguna"
+
+
+@reads("train_steps", "train_lr", "train_seed")
+def learning_panel(state):
+    step, lr, seed = state["train_steps"], state["train_lr"], state["train_seed"]
+    runs = trajectories(lr, seed)
+    tables, views = _weights(runs, step)
+    answer = _learner(runs)
+    final = {k: percent(runs[k]["test_accuracy"][-1]) for k in MASKS}
+    return {
+        "step": step,
+        "table": _result_table(runs, step),
+        "chart": _loss_chart(runs, step),
+        "weights": tables,
+        "views": views,
+        "vectors": _vectors_sentence(runs, step),
+        "verdict": _verdict(runs, step),
+        "stopped": _stopped(runs),
+        "corpus": "%d frases de entrenamiento y %d de prueba (combinaciones nuevas), todas «El "
+                  "banco …»; la palabra que decide va detrás, en posiciones de la 2 a la 6: %s "
+                  "(asiento) o %s (entidad)." % (
+                      len(TRAIN_SENTENCES), len(TEST_SENTENCES),
+                      join_words(DECIDING_WORDS["asiento"], "o"),
+                      join_words(DECIDING_WORDS["entidad"], "o")),
+        "predict": {
+            "id": "pred-aprende:%s:%s" % (lr, seed),
+            "question": "¿Qué máscara aprenderá el sentido de banco?",
+            "options": options([("bidireccional", "la bidireccional"), ("causal", "la causal"),
+                                ("las-dos", "las dos"), ("ninguna", "ninguna")]),
+            "answers": [answer],
+            "explanation": "Tras %d pasos, acierto en prueba: bidireccional %s, causal %s. %s"
+                           % (MAX_STEPS, final["bidirectional"], final["causal"],
+                              "Con la máscara causal banco solo ve «El banco», igual en todas las "
+                              "frases: ningún peso puede separar los sentidos."
+                              if answer == "bidireccional" else
+                              "Con esta tasa de aprendizaje o esta semilla el resultado cambia: "
+                              "mira las curvas."),
+        },
+    }

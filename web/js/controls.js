@@ -1,0 +1,231 @@
+// The page's controls, wired to lab.set: the generic controls (a select,
+// a field, a slider with data-key), clickable cells and row labels, the
+// action buttons, the sentence builder and vector editor, and the training
+// player. Every control only ever sends a partial state through lab.set.
+
+let lab = null; // {set, state(), view(), announce(text), clearNotices()}
+
+export function wire(hooks) {
+  lab = hooks;
+  document.addEventListener("change", onControl);
+  document.addEventListener("input", onControl);
+  document.addEventListener("click", onClick);
+  document.addEventListener("click", onAction);
+  document.addEventListener("click", onEditor);
+  document.addEventListener("change", onVector);
+}
+
+function valueOf(input) {
+  const key = input.dataset.key;
+  if (input.dataset.index === undefined) return input.value;
+  return [...document.querySelectorAll(`[data-key="${key}"][data-index]`)]
+    .sort((a, b) => a.dataset.index - b.dataset.index)
+    .map((item) => item.value);
+}
+
+function onControl(event) {
+  const input = event.target.closest("[data-key]");
+  if (!input) return;
+  if (event.type === "input" && input.type !== "range") return;
+  if (input.dataset.valueFrom && input.value === lookupValue(input.dataset.valueFrom)) return;
+  lab.set({ [input.dataset.key]: valueOf(input) }).catch(() => {});
+}
+
+function lookupValue(path) {
+  return path.split(".").reduce((value, part) => (value ? value[part] : undefined), lab.view());
+}
+
+// ------------------------------------------------------- the reader's input
+
+// A sentence as chips: move a word, remove it, add one; the new list goes
+// to Python, which checks it. Focus follows the word that moved.
+const BUILD = {
+  left: (list, i) => [swap(list, i - 1, i), i - 1],
+  right: (list, i) => [swap(list, i, i + 1), i + 1],
+  remove: (list, i) => [list.filter((_, j) => j !== i), Math.max(0, i - 1)],
+};
+
+function swap(list, a, b) {
+  const out = [...list];
+  [out[a], out[b]] = [out[b], out[a]];
+  return out;
+}
+
+function wordsOf(target) {
+  return lab.view().builder[target === "tokens" ? "words" : "other_words"].map((item) => item.word);
+}
+
+function refocus(target, index, action) {
+  const selector = `[data-target="${target}"][data-index="${index}"]`;
+  const button = document.querySelector(`${selector}[data-builder="${action}"]:not(:disabled)`) ||
+    document.querySelector(`${selector}[data-builder]:not(:disabled)`);
+  if (button) button.focus();
+}
+
+function onEditor(event) {
+  const chip = event.target.closest("button[data-builder]");
+  if (chip && lab.view()) {
+    const target = chip.dataset.target;
+    const [list, next] = BUILD[chip.dataset.builder](wordsOf(target), Number(chip.dataset.index));
+    lab.set({ [target]: list }).then(() => refocus(target, next, chip.dataset.builder)).catch(() => {});
+    return;
+  }
+  const add = event.target.closest("button[data-builder-add]");
+  if (add && lab.view()) {
+    const target = add.dataset.builderAdd;
+    const word = document.getElementById(`add-${target}`).value;
+    lab.set({ [target]: [...wordsOf(target), word] }).catch(() => {});
+    return;
+  }
+  const back = event.target.closest("button[data-builder-reset]");
+  if (back) {
+    lab.set({ [back.dataset.builderReset]: [] }).catch(() => {});
+    return;
+  }
+  const reset = event.target.closest("button[data-vec-reset]");
+  if (reset && lab.state()) {
+    const head = `${reset.dataset.vecReset}.`;
+    const kept = Object.fromEntries(Object.entries(lab.state().vec).filter(([name]) => !name.startsWith(head)));
+    lab.set({ vec: kept }).catch(() => {});
+  }
+}
+
+// Editing a vector: both coordinates go together, as typed (a decimal
+// comma is fine); a refused value stays in its field, marked, with the
+// message beside the table.
+function onVector(event) {
+  const input = event.target.closest("input[data-vec]");
+  if (!input || !lab.state()) return;
+  const name = input.dataset.vec;
+  const pair = [0, 1].map((i) => document.querySelector(`input[data-vec="${name}"][data-index="${i}"]`).value);
+  lab.set({ vec: { ...lab.state().vec, [name]: pair } }).catch(() => input.setAttribute("aria-invalid", "true"));
+}
+
+// Clicking a score cell explains it: (row, column) -> (query, key). (The
+// keyboard does the same with Enter; classroom.js moves focus in the grid.)
+function pickCell(event) {
+  const cell = event.target.closest("td[data-col]");
+  if (!cell || !lab.state()) return;
+  const partial = { query: cell.dataset.row, key: cell.dataset.col };
+  if (String(lab.state().query) === partial.query && String(lab.state().key) === partial.key) return;
+  lab.set(partial).catch(() => {});
+}
+
+function onClick(event) {
+  pickCell(event);
+  const pick = event.target.closest("button.row-pick");
+  if (pick) {
+    lab.set({ [pick.dataset.pick]: pick.dataset.value }).catch(() => {});
+    return;
+  }
+  const link = event.target.closest("a[data-panel]");
+  if (link) lab.set({ panel: link.dataset.panel }).catch(() => {});
+}
+
+function shuffled(items) {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+// Buttons with data-action send one of these partial states (or, for
+// page-only actions, do their work and return null).
+const ACTIONS = {
+  "notices-close": () => {
+    lab.clearNotices();
+    return null;
+  },
+  "exercise-go": () => ({ sentence: "parque", query: 1, key: 3, mask: "bidirectional", head: "lugar" }),
+  "step-prev": () => ({ step: lab.state().step - 1 }),
+  "step-next": () => ({ step: lab.state().step + 1 }),
+  "order-original": () => ({ order: lab.state().order.map((_, i) => i) }),
+  "order-swap": () => ({ order: [0, 4, 2, 3, 1] }),
+  "order-shuffle": () => ({ order: shuffled(lab.state().order) }),
+  "train-prev": () => ({ train_steps: Math.max(0, lab.state().train_steps - 1) }),
+  "train-next": () => ({ train_steps: Math.min(PLAY.last, lab.state().train_steps + 1) }),
+  "train-play": () => {
+    play(document.querySelector("[data-action='train-play']"));
+    return null;
+  },
+  "train-reset": () => {
+    stopPlaying();
+    return { train_steps: 0 };
+  },
+};
+
+// After an action, what the reader should look at: the exercise's result.
+const AFTER = {
+  "exercise-go": () => {
+    // The reader chose to do the exercise, not to predict: show the weights.
+    const question = document.querySelector("#puntuacion .predict[data-hides]");
+    if (question) question.querySelector(".predict-skip").click();
+    const cells = document.querySelectorAll("#score-tables td.focus");
+    if (!cells.length) return;
+    const smooth = !matchMedia("(prefers-reduced-motion: reduce)").matches;
+    cells[0].scrollIntoView({ block: "center", behavior: smooth ? "smooth" : "auto" });
+    for (const cell of cells) {
+      cell.classList.remove("flash");
+      void cell.offsetWidth; // restart the animation
+      cell.classList.add("flash");
+    }
+    const block = lab.view().arithmetic.blocks[0];
+    lab.announce(`Ejercicio listo: puntuación de ${lab.view().arithmetic.query} → ` +
+      `${lab.view().arithmetic.key}, ${block.score}; peso, ${block.weight}.`);
+  },
+};
+
+function onAction(event) {
+  const button = event.target.closest("button[data-action]");
+  if (!button) return;
+  const action = ACTIONS[button.dataset.action];
+  if (!action) throw new Error(`no hay una acción llamada «${button.dataset.action}»`);
+  const partial = action();
+  const after = AFTER[button.dataset.action];
+  if (partial) lab.set(partial).then(() => after && after()).catch(() => {});
+}
+
+// ------------------------------------------------------------ the player
+
+// «Reproducir» walks the training steps at a readable pace (each step is a
+// look-up in the cached trajectory); with reduced motion it takes a few
+// large steps instead of many small ones. «Pausa» stops it.
+const PLAY = { steps: 4, every: 60, reducedSteps: 100, reducedEvery: 1000, last: 500 };
+let playing = null;
+
+function play(button) {
+  if (playing) {
+    stopPlaying();
+    return;
+  }
+  // Watching is answering: the results the question veils are shown.
+  const question = document.querySelector("#aprende .predict[data-hides] .predict-skip");
+  if (question && !question.hidden) question.click();
+  const calm = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const stride = calm ? PLAY.reducedSteps : PLAY.steps;
+  const pause = calm ? PLAY.reducedEvery : PLAY.every;
+  let step = lab.state().train_steps >= PLAY.last ? 0 : lab.state().train_steps;
+  playing = { button };
+  button.textContent = "Pausa";
+  button.setAttribute("aria-pressed", "true");
+  const tick = () => {
+    if (!playing) return;
+    step = Math.min(PLAY.last, step + stride);
+    lab.set({ train_steps: step }).then(() => {
+      if (!playing) return;
+      if (step >= PLAY.last) stopPlaying();
+      else playing.timer = setTimeout(tick, pause);
+    }, stopPlaying);
+  };
+  playing.timer = setTimeout(tick, pause);
+}
+
+function stopPlaying() {
+  if (!playing) return;
+  clearTimeout(playing.timer);
+  playing.button.textContent = "Reproducir";
+  playing.button.setAttribute("aria-pressed", "false");
+  playing = null;
+}
