@@ -1,14 +1,14 @@
 # Attention Lab. The two commands a person needs:
 #   make run    set up, build static/ and serve it on http://127.0.0.1:8000
 #   make test   set up, build, and run every test (unit + browser)
-# Others: make build, make bench, make screenshot, make clean.
+# Others: make build, make bench, make screenshot, make loadtest, make stress, make clean.
 
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: run test build bench screenshot setup setup-test chromium clean
+.PHONY: run test build bench screenshot loadtest stress setup setup-test chromium clean
 
 run: build
 	$(PY) scripts/serve.py --port $(PORT)
@@ -21,6 +21,15 @@ bench: build setup-test chromium
 
 screenshot: build setup-test chromium
 	$(PY) scripts/screenshot.py
+
+# A classroom's worth of clients against scripts/serve.py, on loopback.
+loadtest: build
+	$(PY) scripts/loadtest.py
+
+# The whole suite, from a fresh clone, three times with a core kept busy and
+# once under 4× CPU throttling: the results must not depend on speed.
+stress:
+	$(PYTHON) scripts/stress.py
 
 build: setup
 	$(PY) scripts/build.py

@@ -213,7 +213,7 @@ def position_panel(state):
         "heatmap": {
             "rows": n_pos, "cols": width,
             "values": [[round(d.num(v), 4) for v in row] for row in pe],
-            "label": "PE(pos, i) para %d posiciones y d_model = %d" % (n_pos, width),
+            "label": "PE(pos, i) para %s y d_model = %d" % (plural(n_pos, "posición", "posiciones"), width),
         },
         "wavelengths": d.table("wavelengths", "Longitud de onda de cada pareja (d_model = %d)"
                                % width, ["frecuencia ω", "longitud de onda 2π/ω"], rows, "pareja"),
@@ -260,13 +260,15 @@ def residual_panel(state):
     layers = list(range(1, depth + 1))
     values = plain + with_res
     picture = chart(
-        "Norma del gradiente según la profundidad", linear_axis(0, depth, "capas", 6),
-        log_axis(min(values), max(values), "norma del gradiente (escala logarítmica)"),
+        "Norma del gradiente según la profundidad", linear_axis(0, depth, "capas", 6, integer=True),
+        log_axis(min(values), max(values), "norma (escala log.)"),
         [series("sin residual", layers, plain, 0, log=True),
          series("con residual", layers, with_res, 1, log=True, dash=True)],
         "Con %s, la norma del gradiente que llega a la primera capa baja a %s sin residual y "
-        "se queda entre %s y %s con residual." % (
-            plural(depth, "capa"), d.fmt_sci(min(plain)), d.fmt(low, 3), d.fmt(high, 3)))
+        "%s con residual." % (
+            plural(depth, "capa"), d.fmt_sci(min(plain)),
+            "vale %s" % d.fmt(low, 3) if d.fmt(low, 3) == d.fmt(high, 3) else
+            "se queda entre %s y %s" % (d.fmt(low, 3), d.fmt(high, 3))))
     return {
         "depth": depth,
         "chart": picture,
@@ -280,6 +282,7 @@ def residual_panel(state):
                                                  d.fmt(low, 3), d.fmt_sci(min(plain)))
                     if depth > 1 else
                     "Con una sola capa todavía no hay producto de jacobianos que encoja."),
+
     }
 
 
@@ -300,8 +303,9 @@ def _growth(depth):
     layers = list(range(1, len(growth) + 1))
     names = ("sin normalizar", "post-norm", "pre-norm")
     picture = chart(
-        "Norma de la activación según la profundidad", linear_axis(0, len(growth), "capa", 6),
-        linear_axis(0, max(max(row) for row in growth), "norma de la activación"),
+        "Norma de la activación según la profundidad",
+        linear_axis(0, len(growth), "capa", 6, integer=True),
+        linear_axis(0, max(max(row) for row in growth), "norma"),
         [series(name, layers, [row[k] for row in growth], k, dash=k == 1)
          for k, name in enumerate(names)], summary)
     return (d.table("growth", "Norma de la activación tras cada capa",

@@ -56,10 +56,23 @@ def to_markdown(table):
     return "\n".join(lines) + "\n"
 
 
+SUPERSCRIPTS = {"⁻": "-", "⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5",
+                "⁶": "6", "⁷": "7", "⁸": "8", "⁹": "9"}
+
+
 def latex_text(text):
-    """Escape LaTeX's special characters and spell the lab's symbols for pdflatex."""
+    """Escape LaTeX's special characters and spell the lab's symbols for pdflatex;
+    a run of superscripts (10⁻¹²) becomes one group: 10$^{-12}$."""
+    text = re.sub("[%s]+" % "".join(SUPERSCRIPTS),
+                  lambda m: "\u0000%s\u0001" % "".join(SUPERSCRIPTS[c] for c in m.group(0)), text)
     out = []
     for char in text:
+        if char == "\u0000":
+            out.append("$^{")
+            continue
+        if char == "\u0001":
+            out.append("}$")
+            continue
         if char in LATEX_SPECIAL:
             out.append(LATEX_SPECIAL[char])
         elif char in LATEX_SYMBOLS:

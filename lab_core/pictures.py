@@ -37,9 +37,13 @@ def head_view(tokens, heads, query=None, caption=""):
                 if opened[i][j] and weights[i][j] > 0:
                     links.append({"head": style, "from": i, "to": j,
                                   "weight": d.num(weights[i][j]), "text": texts[i][j]})
-            row = [float(weights[i][j]) if opened[i][j] else -1.0 for j in range(len(tokens))]
-            top = best(list(range(len(tokens))), row)
-            strongest.append("%s → %s (%s)" % (tokens[i], join_words([tokens[j] for j in top]),
+            row = [j for j in range(len(tokens)) if opened[i][j] and weights[i][j] > 0]
+            if not row:
+                continue  # a row with no line (panel 8 draws banco's only)
+            top = best(row, [float(weights[i][j]) for j in row])
+            # A tie as read: every key whose weight reads like the strongest.
+            ties = [j for j in row if texts[i][j] == texts[i][top[0]]]
+            strongest.append("%s → %s (%s)" % (tokens[i], join_words([tokens[j] for j in ties]),
                                               texts[i][top[0]]))
         alt.append("%s: %s." % (label, "; ".join(strongest)))
     return {
@@ -67,11 +71,14 @@ def nice_step(span, count=5):
     return 10 * power
 
 
-def linear_axis(lo, hi, label, count=5, digits=None):
-    """An axis over [lo, hi] widened to round ticks, labels as read."""
+def linear_axis(lo, hi, label, count=5, digits=None, integer=False):
+    """An axis over [lo, hi] widened to round ticks, labels as read; an
+    integer axis (layers, steps) never ticks between whole numbers."""
     if hi <= lo:
         lo, hi = lo - 1, hi + 1
     step = nice_step(hi - lo, count)
+    if integer:
+        step = max(1.0, step)
     start = math.floor(lo / step) * step
     end = math.ceil(hi / step) * step
     if digits is None:

@@ -245,6 +245,8 @@ def state_from_params(spec, params):
     for key, parse in spec.parsers.items():
         given = key in params
         try:
+            if not given and key in spec.clamps:
+                state[key] = spec.clamps[key](state[key], state)
             state[key] = parse(params[key] if given else state[key], state)
             continue
         except ValueError as error:

@@ -1,6 +1,8 @@
 """Take the README's screenshots: each lab page, live, in a telling state.
 
 docs/screenshot.png          the attention lab in the article's exercise state;
+docs/screenshot-phone.png    the same, on a 390 px phone;
+docs/screenshot-aprende.png  panel 8, a head trained twice, at step 300;
 docs/screenshot-bloque.png   the block lab on its parameter table.
 Usage: python scripts/screenshot.py [--out docs]
 """
@@ -16,9 +18,13 @@ from chromium import launch_options
 from serve import make_server
 
 ROOT = Path(__file__).resolve().parent.parent
+# (file, URL, element to show, viewport, a button to press first)
 SHOTS = (
-    ("screenshot.png", "?mask=bidirectional", None),
-    ("screenshot-bloque.png", "bloque.html?panel=bloque", "#bloque"),
+    ("screenshot.png", "?mask=bidirectional", None, (1200, 1500), "Mostrar sin predecir"),
+    ("screenshot-phone.png", "?mask=bidirectional", "#puntuacion", (390, 844), None),
+    ("screenshot-aprende.png", "?panel=aprende&train_steps=300", "#aprende", (1200, 1500),
+     "la bidireccional"),
+    ("screenshot-bloque.png", "bloque.html?panel=bloque", "#bloque", (1200, 1500), None),
 )
 
 
@@ -32,13 +38,15 @@ def main():
     args.out.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(**launch_options())
-        for name, query, anchor in SHOTS:
-            page = browser.new_page(viewport={"width": 1200, "height": 1500},
+        for name, query, anchor, (width, height), press in SHOTS:
+            page = browser.new_page(viewport={"width": width, "height": height},
                                     device_scale_factor=1)
             page.goto(base + query)
             page.evaluate("window.lab.ready")
+            if press:
+                page.get_by_role("button", name=press, exact=True).first.click()
             if anchor:
-                page.locator(anchor).scroll_into_view_if_needed()
+                page.locator(anchor).evaluate("(e) => e.scrollIntoView({block: 'start'})")
             page.screenshot(path=str(args.out / name))
             print("screenshot: %s" % (args.out / name))
             page.close()

@@ -12,6 +12,7 @@ import math
 from .. import scaling
 from ..didactic import DEFAULT_STATE, HEADS, ROPE_DEFAULTS, SENTENCES, VOCABULARY
 from ..memo import reads
+from ..words import plural
 from ..state import (
     Key, Spec, choice_key, float_range, int_range, parse_float, parse_int, shown, vector,
 )
@@ -245,12 +246,15 @@ def sentence_view(state):
             "other_tokens": list(other_tokens(state)), "other_own": bool(state["other"])}
 
 
-@reads("head")
+@reads("head", "vec")
 def head_view(state):
-    return {"id": state["head"], "label": head_label(state["head"]),
-            "summary": ("cada cabeza calcula su propia mezcla; luego se concatenan y W_O "
-                        "las vuelve a mezclar." if state["head"] == ALL_HEADS
-                        else HEADS[state["head"]]["summary"])}
+    edited = [k for k in state["vec"] if state["head"] == ALL_HEADS or k.startswith(state["head"] + ".")]
+    summary = ("cada cabeza calcula su propia mezcla; luego se concatenan y W_O las vuelve a "
+               "mezclar." if state["head"] == ALL_HEADS else HEADS[state["head"]]["summary"])
+    if edited:
+        summary = ("con tus vectores (%s); el resumen del artículo ya no los describe."
+                   % plural(len(edited), "cambio", "cambios"))
+    return {"id": state["head"], "label": head_label(state["head"]), "summary": summary}
 
 
 @reads(*SENTENCE, "query", "key", "mask", "head")

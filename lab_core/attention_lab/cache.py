@@ -130,7 +130,7 @@ def cache_panel(state):
             "causal": d.fmt_error(causal_drift),
             "bidirectional": d.fmt_error(bidir_drift),
             "appended": tokens[-1],
-            "verdict": _drift_verdict(causal_drift, bidir_drift),
+            "verdict": _drift_verdict(causal_drift, bidir_drift, len(tokens)),
         },
         "predict": {
             "id": "pred-cache:%s:%s:%s" % ("|".join(tokens), state["mask"], state["head"]),
@@ -141,12 +141,15 @@ def cache_panel(state):
             "answers": ["si" if moves else "no"],
             "explanation": "Diferencia máxima medida: causal %s, bidireccional %s. %s"
                            % (d.fmt_error(causal_drift), d.fmt_error(bidir_drift),
-                              _drift_verdict(causal_drift, bidir_drift)),
+                              _drift_verdict(causal_drift, bidir_drift, len(tokens))),
         },
     }
 
 
-def _drift_verdict(causal, bidirectional):
+def _drift_verdict(causal, bidirectional, n_tokens):
+    if n_tokens == 1:
+        return ("Con una sola palabra no hay salidas anteriores que puedan cambiar: añade "
+                "palabras a tu frase para verlo.")
     stable = causal < d.ROUND_OFF
     moved = bidirectional >= d.ROUND_OFF
     if stable and moved:

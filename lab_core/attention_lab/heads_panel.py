@@ -5,6 +5,7 @@ from .. import display as d
 from ..didactic import HEADS, VOCABULARY
 from ..heads import multi_head
 from ..memo import reads
+from ..words import join_words
 from .context import SENTENCE, ALL_HEADS, heads_of, run, shown_heads, tokens_of
 
 
@@ -32,7 +33,7 @@ def heads_panel(state):
             "has cambiado %s de esta cabeza (%s): el resumen del artículo ya no describe "
             "tus vectores; las tablas sí." % (
                 "1 vector" if len(edited) == 1 else "%d vectores" % len(edited),
-                ", ".join(_vector_name(k) for k in sorted(edited))),
+                join_words([_vector_name(k) for k in sorted(edited)])),
             "axes": "Q y K: (%s); V: (%s)" % ("; ".join(head["axes"]),
                                               "; ".join(head["value_axes"])),
             "table": d.table("qkv-" + head_id, "Q, K y V · %s" % head["label"],

@@ -20,7 +20,7 @@ from ..didactic import HEADS
 from ..didactic_train import DECIDING_WORDS, MAX_STEPS, TEST_SENTENCES, TRAIN_SENTENCES
 from ..memo import reads
 from ..pictures import chart, head_view, linear_axis, series
-from ..words import join_words
+from ..words import join_words, plural
 from .context import MASK_LABELS, options
 
 MASKS = ("bidirectional", "causal")
@@ -62,18 +62,22 @@ def _loss_chart(runs, step):
     # A diverging run would flatten everything else: the axis stops at twice
     # the starting loss, and what goes beyond is drawn at the edge.
     start = max(float(runs[k]["loss"][0]) for k in MASKS)
-    top = min(max(float(max(runs[k]["loss"])) for k in MASKS), 2 * start)
+    highest = max(float(max(runs[k]["loss"])) for k in MASKS)
+    top = min(highest, 2 * start)
+    clipped = [MASK_LABELS[k] for k in MASKS if float(max(runs[k]["loss"])) > top]
     lines = [series("pérdida · %s" % MASK_LABELS[k], steps,
                     [min(float(runs[k]["loss"][s]), top) for s in steps], i, dash=i == 1)
              for i, k in enumerate(MASKS)]
     bidir, causal = runs["bidirectional"]["loss"], runs["causal"]["loss"]
     return chart(
         "Pérdida de entrenamiento según el paso", linear_axis(0, MAX_STEPS, "paso", 5),
-        linear_axis(0, top, "pérdida (entropía cruzada)"), lines,
+        linear_axis(0, top, "pérdida" if not clipped else "pérdida (recortada)"), lines,
         "La pérdida bidireccional pasa de %s en el paso 0 a %s en el paso %d; la causal, de "
-        "%s a %s. En el paso %d: %s y %s." % (
+        "%s a %s. En el paso %d vale %s y %s.%s" % (
             fmt_loss(bidir[0]), fmt_loss(bidir[-1]), MAX_STEPS, fmt_loss(causal[0]),
-            fmt_loss(causal[-1]), MAX_STEPS, fmt_loss(bidir[step]), fmt_loss(causal[step])),
+            fmt_loss(causal[-1]), step, fmt_loss(bidir[step]), fmt_loss(causal[step]),
+            " La curva %s se sale del gráfico por arriba: el eje se corta en %s." % (
+                join_words(clipped), d.fmt(top)) if clipped else ""),
         marker={"x": step, "y": d.num(min(float(bidir[step]), top)), "label": "paso %d" % step})
 
 
@@ -120,20 +124,25 @@ def _vectors_sentence(runs, step):
     rows = [{"label": word, "cells": [d.cell(None, d.fmt_vector(keys[word])), d.cell(scores[word])]}
             for word in KEY_WORDS]
     article = HEADS["lugar"]["vectors"]
-    deciding = min(scores["parque"], scores["crédito"])
-    distracting = max(scores["del"], scores["de"])
-    text = ("Tras %d pasos, la cabeza bidireccional tiene q(banco) = %s; la del artículo, hecha a "
+    # Where banco actually looks, in the two sentences shown: the weight on
+    # the deciding word against an even share.
+    looks = []
+    for tokens in SHOWN:
+        weights = t.banco_weights(params, list(tokens), "bidirectional")
+        looks.append(float(weights[3]) - 1.0 / len(tokens))
+    text = ("Tras %s, la cabeza bidireccional tiene q(banco) = %s; la del artículo, hecha a "
             "mano, es %s con k(parque) = %s, una puntuación de %s. Aquí banco puntúa %s con "
             "parque y %s con crédito, frente a %s con «del» y %s con «de». " % (
-                step, d.fmt_vector(q), d.fmt_vector_short(article["banco"]["q"]),
+                plural(step, "paso"), d.fmt_vector(q), d.fmt_vector_short(article["banco"]["q"]),
                 d.fmt_vector_short(article["parque"]["k"]), d.fmt(ARTICLE_SCORE),
                 d.fmt(scores["parque"]), d.fmt(scores["crédito"]), d.fmt(scores["del"]),
                 d.fmt(scores["de"])))
-    if deciding - distracting > 0.1:
-        text += ("Ha aprendido a mirar las palabras que deciden, sean de un sentido o del otro; "
-                 "son sus valores v los que separan asiento de entidad.")
+    if min(looks) > 0.1:
+        text += ("Ya mira más a la palabra que decide que a las demás, sea de un sentido o del "
+                 "otro; son sus valores v los que separan asiento de entidad.")
     else:
-        text += "Todavía no mira más a las palabras que deciden que a las demás."
+        text += ("Aún reparte su atención casi por igual: si acierta es porque la mezcla incluye "
+                 "la palabra que decide, no porque la busque.")
     return {"q": d.fmt_vector(q), "text": text,
             "table": d.table("learning-keys", "Claves aprendidas y su puntuación con banco · paso %d"
                              % step, ["k aprendida", "q(banco)·k/√2"], rows, "palabra")}
@@ -151,20 +160,24 @@ def _verdict(runs, step):
                      "más, así que acierta justo las de un sentido (%s)."
                      % percent(causal["train_accuracy"][step]))
     if learned == ["bidirectional"]:
-        parts.append("Solo con acceso bidireccional ha aprendido a mirar la palabra que decide.")
+        parts.append("Solo con acceso bidireccional la salida de banco incluye la palabra que "
+                     "decide, y con ella acierta.")
     elif not learned:
-        parts.append("Ninguna llega todavía al 90 % en prueba.")
+        later = step < MAX_STEPS and all(runs[k]["stopped_at"] is None or step <= runs[k]["stopped_at"]
+                                         for k in MASKS)
+        parts.append("Ninguna llega %sal 90 %% en prueba." % ("todavía " if later else ""))
     return " ".join(parts)
 
 
-def _stopped(runs):
+def _stopped(runs, step):
+    """A run that diverged says so from the step where it stopped."""
     notes = []
     for kind in MASKS:
         at = runs[kind]["stopped_at"]
-        if at is not None:
+        if at is not None and step > at:
             notes.append("La ejecución %s se detuvo en el paso %d: con esta tasa de aprendizaje "
-                         "la pérdida dejó de ser un número finito, y los pasos siguientes repiten "
-                         "el último válido." % (MASK_LABELS[kind], at))
+                         "la pérdida dejó de ser un número finito, y desde ahí se repite el "
+                         "último paso válido." % (MASK_LABELS[kind], at))
     return notes
 
 
@@ -193,7 +206,7 @@ def learning_panel(state):
         "views": views,
         "vectors": _vectors_sentence(runs, step),
         "verdict": _verdict(runs, step),
-        "stopped": _stopped(runs),
+        "stopped": _stopped(runs, step),
         "corpus": "%d frases de entrenamiento y %d de prueba (combinaciones nuevas), todas «El "
                   "banco …»; la palabra que decide va detrás, en posiciones de la 2 a la 6: %s "
                   "(asiento) o %s (entidad)." % (

@@ -66,7 +66,12 @@ def mask_panel(state):
         else d.cell(None, d.MASKED_TEXT, masked=True, diagonal=False)
         for j in range(len(tokens))]} for i, w in enumerate(tokens)]
     changes, explanation = row_comparison(state, head_id)
-    word = tokens[state["query"]]
+    i = state["query"]
+    there = other_tokens(state)
+    row = ("la fila de pesos de «%s»" % tokens[i] if i < len(there) and there[i] == tokens[i]
+           else "la fila de pesos de la posición %d («%s» aquí)" % (i, tokens[i]))
+    head_words = ("la cabeza «%s»" % HEADS[head_id]["label"] if state["head"] != "all" else
+                  "la cabeza «%s» (la primera de las tres)" % HEADS[head_id]["label"])
     return {
         "open": int(mask.sum()),
         "closed": int((~mask).sum()),
@@ -75,10 +80,9 @@ def mask_panel(state):
         "predict": {
             "id": "pred-mascara:%s:%s:%s:%d" % ("|".join(tokens), state["mask"], head_id,
                                                 state["query"]),
-            "question": "Con la máscara %s y la cabeza «%s», si pasas de «%s» a «%s», "
-                        "¿cambia la fila de pesos de «%s»?"
-                        % (MASK_LABELS[state["mask"]], HEADS[head_id]["label"],
-                           sentence_label(state), other_label(state), word),
+            "question": "Con la máscara %s y %s, si pasas de «%s» a «%s», ¿cambia %s?"
+                        % (MASK_LABELS[state["mask"]], head_words, sentence_label(state),
+                           other_label(state), row),
             "options": options([("si", "sí, cambia"), ("no", "no, es idéntica")]),
             "answers": ["si" if changes else "no"],
             "explanation": explanation,

@@ -60,9 +60,11 @@ def _offset_chart(q, k, theta, offset):
     return chart(
         "qₘ · kₙ según n − m", linear_axis(-span, span, "n − m"),
         linear_axis(-limit, limit, "qₘ · kₙ"), [series("qₘ · kₙ", offsets, scores, 0)],
-        "La puntuación qₘ · kₙ para desplazamientos n − m de %s a %s: oscila entre %s y %s; "
-        "en el desplazamiento actual, %s, vale %s." % (
-            d.fmt_signed(-span), d.fmt_signed(span), d.fmt(min(scores)), d.fmt(max(scores)),
+        "La puntuación qₘ · kₙ para desplazamientos n − m de %s a %s: %s; en el desplazamiento "
+        "actual, %s, vale %s." % (
+            d.fmt_signed(-span), d.fmt_signed(span),
+            "vale siempre %s" % d.fmt(min(scores)) if d.fmt(min(scores)) == d.fmt(max(scores))
+            else "oscila entre %s y %s" % (d.fmt(min(scores)), d.fmt(max(scores))),
             d.fmt_signed(offset), d.fmt(current, 3)),
         marker={"x": offset, "y": d.num(current), "label": "n − m = %s" % d.fmt_signed(offset)})
 

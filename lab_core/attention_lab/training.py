@@ -19,7 +19,7 @@ def pairs_sentence(inputs, targets):
 def training_panel(state):
     tokens = tokens_of(state)
     if len(tokens) < 2:
-        return {"table": None, "chart": None,
+        return {"table": None, "chart": None, "has_loss": False,
                 "pairs": "Con una sola palabra no hay token siguiente con "
                 "el que comparar: hace falta una frase de al menos dos.",
                 "loss": "", "leak_loss": "", "verdict": ""}
@@ -59,6 +59,7 @@ def training_panel(state):
         kind="bars")
     return {
         "chart": picture,
+        "has_loss": True,
         "table": d.table("training", "Todas las posiciones a la vez, máscara causal "
                          "(objetivo: el token siguiente)", ["objetivo", "p(objetivo)", "−ln p"],
                          rows, "entrada"),

@@ -141,7 +141,7 @@ def test_positional_encoding_panel(lab):
 
 def test_residual_and_layernorm_panels(lab):
     open_block(lab)
-    field = lab.page.get_by_label("Profundidad")
+    field = lab.page.get_by_role("spinbutton", name="Profundidad")
     field.fill("40")
     field.press("Tab")
     lab.settle()

@@ -34,14 +34,14 @@ def test_bidirectional_learns_and_causal_stays_at_chance_at_300_steps():
     assert bidir >= 90.0
     assert rows["causal"][1:] == ["50,0 %", "50,0 %"]
     assert "la causal el 50,0 %" in view["verdict"]
-    assert "Solo con acceso bidireccional ha aprendido" in view["verdict"]
+    assert "Solo con acceso bidireccional la salida de banco incluye la palabra que decide" in view["verdict"]
     assert view["predict"]["answers"] == ["bidireccional"]
 
 
 def test_the_words_about_the_learned_vectors_follow_them():
     early = view_of({"train_steps": 0})["vectors"]["text"]
     late = view_of({"train_steps": 300})["vectors"]["text"]
-    assert "Todavía no mira" in early and "Ha aprendido a mirar" in late
+    assert "Aún reparte su atención casi por igual" in early and "Ya mira más a la palabra que decide" in late
     assert "(1; 0)" in late and "(2; 0)" in late and "1,41" in late
 
 

@@ -13,6 +13,10 @@ let lab = null; // {set, defaults(), exportTable(id), announce(text), live()}
 export function init(hooks) {
   lab = hooks;
   applyTheme(storedTheme());
+  for (const button of document.querySelectorAll(".figure-download")) {
+    const figure = button.closest("figure");
+    button.setAttribute("aria-label", `Descargar la figura «${figure.dataset.figure.replace(/-/g, " ")}»`);
+  }
   document.addEventListener("click", onClick);
   document.addEventListener("keydown", onGridKey);
   document.addEventListener("keydown", onSliderKey);
@@ -42,8 +46,12 @@ function applyTheme(theme) {
   if (button) button.textContent = `Tema: ${THEME_NAMES[theme]}`;
 }
 
+// The first press always changes what the reader sees: from automatic to
+// the opposite of the system's scheme, then the other, then automatic.
 function nextTheme() {
-  const theme = THEMES[(THEMES.indexOf(storedTheme()) + 1) % THEMES.length];
+  const system = matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  const order = ["auto", system === "dark" ? "light" : "dark", system];
+  const theme = order[(order.indexOf(storedTheme()) + 1) % order.length];
   try {
     localStorage.setItem(THEME_KEY, theme);
   } catch (error) {
@@ -117,8 +125,10 @@ function attribute(text) {
 function snippet(panel) {
   const title = document.getElementById(`${panel}-title`);
   const name = title ? title.textContent.replace(/\s+/g, " ").trim() : panel;
+  // The panel's own height now, plus room for the status and its controls.
+  const height = Math.max(480, Math.min(2400, Math.round(document.getElementById(panel).scrollHeight + 240)));
   return `<iframe src="${attribute(embedURL(panel))}" title="${attribute(`Laboratorio · ${name}`)}" ` +
-    'width="100%" height="720" style="border:0" loading="lazy"></iframe>';
+    `width="100%" height="${height}" style="border:0" loading="lazy"></iframe>`;
 }
 
 function showSnippet(panel) {

@@ -209,7 +209,6 @@ function play(button) {
   let step = lab.state().train_steps >= PLAY.last ? 0 : lab.state().train_steps;
   playing = { button };
   button.textContent = "Pausa";
-  button.setAttribute("aria-pressed", "true");
   const tick = () => {
     if (!playing) return;
     step = Math.min(PLAY.last, step + stride);
@@ -226,6 +225,5 @@ function stopPlaying() {
   if (!playing) return;
   clearTimeout(playing.timer);
   playing.button.textContent = "Reproducir";
-  playing.button.setAttribute("aria-pressed", "false");
   playing = null;
 }

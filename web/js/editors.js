@@ -86,7 +86,7 @@ function buildVectorTable(table) {
       const td = el("td");
       td.dataset.cell = cell.name;
       const pair = el("span", undefined, "vec-pair");
-      pair.append("(");
+      pair.append(el("span", cell.role, "vec-role"), "(");
       [0, 1].forEach((index) => {
         const input = el("input");
         input.type = "text";

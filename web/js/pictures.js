@@ -73,8 +73,10 @@ export function renderHeatmap(node, map) {
   const h = canvas.height / map.rows;
   map.values.forEach((row, r) => {
     row.forEach((v, c) => {
-      const t = Math.round(255 * (1 - Math.abs(v)));
-      context.fillStyle = v >= 0 ? `rgb(214,${t},${t})` : `rgb(${t},${t},214)`;
+      // White at 0, red at +1, blue at −1.
+      const a = Math.min(1, Math.abs(v));
+      const fade = (to) => Math.round(255 - a * (255 - to));
+      context.fillStyle = v >= 0 ? `rgb(${fade(214)},${fade(40)},${fade(40)})` : `rgb(${fade(40)},${fade(70)},${fade(214)})`;
       context.fillRect(c * cell, r * h, cell, Math.ceil(h));
     });
   });
@@ -119,53 +121,64 @@ const DASHES = ["", "7 4", "2 4"]; // one pattern per head: never colour alone
 
 // Words on the left (queries) and on the right (keys), lines between them
 // whose thickness and opacity follow the weight; a masked pair has no line.
-// Hovering or focusing a word shows only its lines, with their weights.
+// Hovering or focusing a word shows only its lines, and the weights beside
+// the words at their other ends. The lines stretch to the width available.
 export function renderHeadView(node, view) {
   const n = view.words.length;
   const height = n * ROW + 8;
   const figure = el("div", undefined, "headview");
-  const svg = svgElement("svg", { viewBox: `0 0 ${SPAN} ${height}`, width: SPAN, height,
-    "aria-hidden": "true", focusable: "false" });
+  const svg = svgElement("svg", { viewBox: `0 0 ${SPAN} ${height}`, height,
+    preserveAspectRatio: "none", "aria-hidden": "true", focusable: "false" });
   const y = (i) => 4 + ROW * (i + 0.5);
-  const links = [];
-  for (const link of view.links) {
+  const links = view.links.map((link) => {
     const line = svgElement("line", {
-      x1: 4, y1: y(link.from), x2: SPAN - 4, y2: y(link.to),
-      class: `hv-link head-${link.head}`,
+      x1: 0, y1: y(link.from), x2: SPAN, y2: y(link.to),
+      class: `hv-link head-${link.head}`, "vector-effect": "non-scaling-stroke",
       "stroke-width": (0.8 + 6 * link.weight).toFixed(2),
       "stroke-opacity": (0.2 + 0.8 * link.weight).toFixed(2),
     });
-    if (DASHES[link.head % DASHES.length]) line.setAttribute("stroke-dasharray", DASHES[link.head % DASHES.length]);
-    const label = svgElement("text", { x: SPAN - 8, y: y(link.to) - 3 - 9 * link.head,
-      "text-anchor": "end", class: `hv-weight head-${link.head}` }, link.text);
+    const dash = DASHES[link.head % DASHES.length];
+    if (dash) line.setAttribute("stroke-dasharray", dash);
     svg.append(line);
-    links.push({ link, line, label });
-  }
-  for (const item of links) svg.append(item.label);
+    return { link, line };
+  });
+  const buttons = { q: [], k: [] };
   const column = (side) => {
     const list = el("div", undefined, `hv-words hv-${side}`);
     view.words.forEach((word, i) => {
-      const button = el("button", word, "hv-word");
+      const button = el("button", undefined, "hv-word");
       button.type = "button";
       button.style.height = `${ROW}px`;
+      const weight = el("span", "", "hv-w");
+      if (side === "q") button.append(weight, el("span", word));
+      else button.append(el("span", word), weight);
       const role = side === "q" ? "consulta" : "clave";
-      const lines = links.filter(({ link }) => (side === "q" ? link.from : link.to) === i);
-      button.setAttribute("aria-label", `${word} (${role}): ${lines.map(({ link }) =>
+      const mine = links.filter(({ link }) => (side === "q" ? link.from : link.to) === i);
+      button.setAttribute("aria-label", `${word} (${role}): ${mine.map(({ link }) =>
         `${side === "q" ? view.words[link.to] : view.words[link.from]} ${link.text}`).join(", ") || "sin enlaces"}`);
       if (side === "q" && i === view.query) button.classList.add("hv-query");
       const show = () => {
         figure.classList.add("hv-active");
+        const other = side === "q" ? "k" : "q";
+        for (const item of buttons[other]) item.weight.textContent = "";
         for (const item of links) {
-          const mine = (side === "q" ? item.link.from : item.link.to) === i;
-          item.line.classList.toggle("hv-on", mine);
-          item.label.classList.toggle("hv-on", mine);
+          const on = (side === "q" ? item.link.from : item.link.to) === i;
+          item.line.classList.toggle("hv-on", on);
+          if (on) {
+            const end = buttons[other][side === "q" ? item.link.to : item.link.from].weight;
+            end.textContent = end.textContent ? `${end.textContent} / ${item.link.text}` : item.link.text;
+          }
         }
       };
-      const hide = () => figure.classList.remove("hv-active");
+      const hide = () => {
+        figure.classList.remove("hv-active");
+        for (const item of [...buttons.q, ...buttons.k]) item.weight.textContent = "";
+      };
       button.addEventListener("mouseenter", show);
       button.addEventListener("focus", show);
       button.addEventListener("mouseleave", hide);
       button.addEventListener("blur", hide);
+      buttons[side].push({ button, weight });
       list.append(button);
     });
     return list;
@@ -232,6 +245,11 @@ export function renderChart(node, chart) {
         class: `series series-${series.style}` });
       if (series.dash) line.setAttribute("stroke-dasharray", "6 4");
       svg.append(line);
+      if (series.points.length <= 16) { // few points: each one drawn, so one point still shows
+        for (const [vx, vy] of series.points) {
+          svg.append(svgElement("circle", { cx: px(vx), cy: py(vy), r: 2.5, class: `point series-${series.style}` }));
+        }
+      }
     }
   }
   if (chart.marker) {

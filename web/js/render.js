@@ -354,7 +354,8 @@ export function renderView(root, view) {
     const value = input.dataset.valueFrom ? lookup(view, input.dataset.valueFrom)
       : view.state[input.dataset.key];
     const index = input.dataset.index;
-    const text = String(index === undefined ? value : value[Number(index)]);
+    let text = String(index === undefined ? value : value[Number(index)]);
+    if (input.inputMode === "decimal") text = text.replace(".", ","); // Spanish style
     if (input.value !== text && document.activeElement !== input) input.value = text;
   }
 }

@@ -89,11 +89,13 @@ def test_the_head_view_draws_one_line_per_open_pair(lab):
     assert lines.count() == 10  # causal, 4 words: 4 + 3 + 2 + 1 open pairs
     lab.choose("Máscara", "bidireccional")
     assert lines.count() == 16
+    lab.page.locator("#puntuacion").get_by_role("button", name="Mostrar sin predecir").click()
     word = lab.page.locator("#puntuacion .hv-q .hv-word").nth(1)
-    assert word.inner_text() == "banco" and "hv-query" in word.get_attribute("class")
+    assert word.inner_text().strip() == "banco" and "hv-query" in word.get_attribute("class")
     word.focus()
-    shown = lab.page.locator("#puntuacion .hv-weight.hv-on")
-    assert shown.count() == 4 and "0,58" in shown.all_text_contents()
+    shown = [t for t in lab.page.locator("#puntuacion .hv-k .hv-w").all_text_contents() if t]
+    assert len(shown) == 4 and "0,58" in shown
+    assert lab.page.locator("#puntuacion line.hv-link.hv-on").count() == 4
     assert "banco → parque (0,58)" in lab.page.locator("#puntuacion .headview + .visually-hidden, "
                                                       "#puntuacion .visually-hidden").first.inner_text()
     lab.choose("Cabeza", "todas (concatenar y W_O)")
