@@ -1,6 +1,7 @@
 """Assemble static/, the deployable site, from three sources.
 
-1. web/                      the page source, copied as is;
+1. web/                      the page source, copied as is (the pages with
+                              their shared chrome put in: scripts/pages.py);
 2. the lab_core wheel         built here, a standard py3-none-any wheel, under
                               wheels/<content hash>/ so it can be cached forever;
 3. the bundled runtime        only the Pyodide 0.17.1 files the page loads:
@@ -53,6 +54,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from lab_core import prepared  # noqa: E402
 from lab_core.views import LABS, to_json  # noqa: E402
+from pages import write_pages  # noqa: E402
 from site_headers import IMMUTABLE_PREFIXES, PAGE_CSP, headers_file  # noqa: E402
 
 BUNDLED = ROOT / "node_modules" / "@pyodide" / "pyodide"
@@ -261,6 +263,7 @@ def build(out):
     if out.exists():
         shutil.rmtree(out)
     shutil.copytree(ROOT / "web", out)
+    write_pages(ROOT / "web", out)
     manifest = {
         "wheel": build_wheel(out),
         "default_runtime": "bundled",

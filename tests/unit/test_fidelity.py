@@ -11,6 +11,7 @@ state key names and no «1 capas».
 import itertools
 import json
 import re
+import sys
 from decimal import Decimal
 from pathlib import Path
 
@@ -24,6 +25,9 @@ from lab_core.display import fmt, fmt_parts, fmt_shares
 from lab_core.views import answer
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from pages import assemble  # noqa: E402
 ATTENTION = attention_lab.SPEC.default_state()
 BLOCK = block_lab.SPEC.default_state()
 # Dict keys whose strings are data, not prose: ids, option values, state.
@@ -325,7 +329,7 @@ def test_half_up_rounding_and_tiny_shares():
 
 def test_static_page_text_uses_real_minus_signs():
     for page in ("index.html", "bloque.html"):
-        text = re.sub(r"<[^>]+>", " ", (ROOT / "web" / page).read_text(encoding="utf-8"))
+        text = re.sub(r"<[^>]+>", " ", assemble(ROOT / "web" / page))
         assert not re.search(r"(?<![\w.])-\d", text), page
 
 

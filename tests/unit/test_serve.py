@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import serve  # noqa: E402
 import site_headers  # noqa: E402
+from loadtest import listen_counters  # noqa: E402
 from serve import LabHandler, make_server  # noqa: E402
 from site_headers import PAGE_CSP, WORKER_CSP  # noqa: E402
 
@@ -477,11 +478,9 @@ def test_default_timeout_is_set():
 # 9. Load: backlog, threads, keep-alive --------------------------------------
 
 def listen_overflows():
-    """TcpExt ListenOverflows from /proc/net/netstat (None off Linux)."""
-    try:
-        lines = Path("/proc/net/netstat").read_text().splitlines()
-    except OSError:
-        return None
+    """TcpExt ListenOverflows (None off Linux), read as scripts/loadtest.py does."""
+    counters = listen_counters()
+    return counters and counters[0]
     for names, values in zip(lines[::2], lines[1::2]):
         if names.startswith("TcpExt:"):
             return int(dict(zip(names.split(), values.split()))["ListenOverflows"])

@@ -3,7 +3,7 @@
 // vectors as editable pairs of numbers. Python checks every value; these
 // renderers only draw, and main.js turns a click or an edit into lab.set.
 
-import { el } from "./render.js";
+import { el, tableHead } from "./render.js";
 
 // A sentence as chips: each word with «mover a la izquierda», «a la
 // derecha» and «quitar» buttons. data-list names the list in view.builder,
@@ -67,15 +67,7 @@ function buildVectorTable(table) {
   const box = el("div", undefined, "vec-table-box");
   const element = el("table", undefined, "lab-table vec-table");
   element.append(el("caption", table.caption));
-  const head = el("tr");
-  head.append(el("th", "palabra", "corner"));
-  for (const name of ["q (consulta)", "k (clave)", "v (valor)"]) {
-    const th = el("th", name);
-    th.scope = "col";
-    head.append(th);
-  }
-  const thead = el("thead");
-  thead.append(head);
+  const thead = tableHead("palabra", ["q (consulta)", "k (clave)", "v (valor)"]);
   const body = el("tbody");
   for (const row of table.rows) {
     const tr = el("tr");

@@ -79,21 +79,27 @@ function fillCell(td, cell, heat) {
   }
 }
 
+/** A <thead> with a corner cell and one column header per name. */
+export function tableHead(corner, columns) {
+  const row = el("tr");
+  row.append(el("th", corner, "corner"));
+  for (const column of columns) {
+    const th = el("th", column);
+    th.scope = "col";
+    row.append(th);
+  }
+  const head = el("thead");
+  head.append(row);
+  return head;
+}
+
 function buildTable(node, table) {
   const element = el("table", undefined, "lab-table");
   element.id = `table-${table.id}`;
   element.append(el("caption", table.caption));
   const grid = Boolean(node.dataset.pickCell);
   if (grid) element.setAttribute("role", "grid"); // one tab stop; arrows move (classroom.js)
-  const headRow = el("tr");
-  headRow.append(el("th", table.corner, "corner"));
-  for (const column of table.columns) {
-    const th = el("th", column);
-    th.scope = "col";
-    headRow.append(th);
-  }
-  const head = el("thead");
-  head.append(headRow);
+  const head = tableHead(table.corner, table.columns);
   const body = el("tbody");
   const pickable = node.dataset.pick;
   table.rows.forEach((row, i) => {
