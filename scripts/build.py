@@ -38,6 +38,7 @@ import argparse
 import gzip
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -66,6 +67,7 @@ CURRENT = ROOT / "node_modules" / "pyodide"
 CURRENT_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json")
 CURRENT_WHEELS = ROOT / "wheels-current"
+WHEEL_DATE = "315532800"  # 1980-01-01, the earliest date a zip entry can hold
 # What the page asks Pyodide to load; their dependencies are added from
 # packages.json. lab_core itself is imported straight from its wheel (a zip
 # on sys.path), so micropip and its dependencies are not needed.
@@ -172,6 +174,10 @@ def build_wheel(out):
             [sys.executable, "-m", "build", "--wheel", "--no-isolation",
              "--outdir", tmp, str(ROOT)],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            # A fixed date for the zip entries: the same sources give the same
+            # bytes, so the content-hashed path (cached forever) changes only
+            # when lab_core does.
+            env=dict(os.environ, SOURCE_DATE_EPOCH=WHEEL_DATE),
         )
         if done.returncode != 0:
             raise SystemExit("build: the wheel did not build:\n" + done.stdout)
