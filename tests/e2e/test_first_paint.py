@@ -207,6 +207,26 @@ def test_a_tampered_prepared_view_falls_back_to_python_silently(lab):
     assert messages == []
 
 
+def test_a_prepared_view_that_never_arrives_does_not_hold_python_back(lab):
+    held = []
+    lab.page.route("**/views/**", lambda route: held.append(route))  # never answered
+    lab.open(lab.base_url, "?mask=bidirectional")  # waits for lab.ready
+    assert held, "the page asked for its prepared view"
+    assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
+    assert lab.page.locator("#fault").is_hidden()
+    # The file finally arrives, after Python: it must not paint over the live view.
+    paints = "performance.getEntriesByName('lab:paint').length"
+    before = lab.page.evaluate(paints)
+    for route in held:
+        route.continue_()
+    lab.page.wait_for_function("() => performance.getEntriesByType('resource')"
+                               ".some((e) => e.name.includes('/views/'))")
+    lab.page.evaluate("window.lab.set({head: 'anterior'})")
+    assert lab.page.evaluate(paints) == before + 1  # the set's own paint, nothing else
+    assert lab.page.evaluate("document.body.dataset.live") == "true"
+    assert lab.cell("Puntuaciones", "banco", "parque") == "0,00"  # anterior: k(parque) ⊥ q(banco)
+
+
 def test_the_page_preloads_only_what_every_visit_uses(lab):
     for page in ("index.html", "bloque.html"):
         html = (STATIC / page).read_text(encoding="utf-8")

@@ -3,7 +3,7 @@
 // vectors as editable pairs of numbers. Python checks every value; these
 // renderers only draw, and main.js turns a click or an edit into lab.set.
 
-import { el, tableHead } from "./render.js";
+import { el, tableHead, turnOff } from "./render.js";
 
 // A sentence as chips: each word with «mover a la izquierda», «a la
 // derecha» and «quitar» buttons. data-list names the list in view.builder,
@@ -29,7 +29,7 @@ export function renderBuilder(node, builder) {
       button.dataset.target = target;
       button.dataset.index = String(i);
       button.setAttribute("aria-label", label);
-      button.disabled = disabled;
+      turnOff(button, disabled);
       return button;
     });
     chip.append(actions[0], word, actions[1], actions[2]);
@@ -59,7 +59,7 @@ export function renderVectors(node, vectors) {
       }
     }
     const reset = node.querySelector(`button[data-vec-reset="${table.head}"]`);
-    reset.disabled = table.edited === 0;
+    turnOff(reset, table.edited === 0);
   });
 }
 

@@ -131,9 +131,11 @@ function syncButtons() {
   }
 }
 
+// A control a renderer turned off (data-off: the first word cannot move
+// left) stays off when the page enables the rest.
 function enableControls(on = true) {
   for (const control of root.querySelectorAll("select, button, input")) {
-    if (!control.closest("#fault")) control.disabled = !on;
+    if (!control.closest("#fault")) control.disabled = !on || "off" in control.dataset;
   }
   if (on && state) syncButtons();
 }
@@ -397,22 +399,41 @@ async function loadManifest() {
 // The first paint: the URL's own state if the build prepared it, else the
 // nearest prepared view (its selector values, defaults for the rest),
 // clearly marked as not yet the reader's.
-async function paintFromURL() {
+// `arrived` is called once the view's file is in, before drawing it.
+async function paintFromURL(arrived) {
   const params = paramsFromURL();
   const keys = Object.keys(params);
   const exact = prepared.covers(keys);
   let next = exact ? await prepared.view({ ...prepared.defaults, ...params }) : null;
-  if (next) return show(next, "prepared", { scrollToPanel: "panel" in params });
+  if (live) return false; // the file came after Python: it has nothing to add
+  if (next) {
+    await letDownloadsStart(arrived);
+    return show(next, "prepared", { scrollToPanel: "panel" in params });
+  }
   const near = {};
   for (const key of keys) if (prepared.covers([key])) near[key] = params[key];
   next = await prepared.view({ ...prepared.defaults, ...near }) ||
     await prepared.view({ ...prepared.defaults });
-  if (!next) return false;
+  if (!next || live) return false;
   urlPending = true;
+  await letDownloadsStart(arrived);
   if (!show(next, "prepared")) return false;
   const group = await prepared.group(next.state);
   markPending(keys, group && group.reads);
   return true;
+}
+
+// The boot waits for the first view's file (a few kB) before it starts the
+// runtime's 10 MB, so the two do not share the line: on a phone's network
+// that is seconds of first paint, for a fraction of a second of boot. The
+// wait is bounded: a view file that never ends only costs FIRST_VIEW_WAIT_MS,
+// and Python goes live without it.
+const FIRST_VIEW_WAIT_MS = 3000;
+let firstViewDeadline = null;
+
+async function letDownloadsStart(arrived) {
+  arrived();
+  await new Promise((resolve) => setTimeout(resolve)); // the boot's fetches go out first
 }
 
 async function boot() {
@@ -421,11 +442,15 @@ async function boot() {
   if (!manifest) manifest = await loadManifest();
   if (!painted) {
     prepared = new Prepared(manifest.prepared && manifest.prepared[labName]);
-    painted = paintFromURL().then((ok) => {
+    let arrived;
+    const viewIn = new Promise((resolve) => { arrived = resolve; });
+    painted = paintFromURL(arrived).then((ok) => {
       paintedPrepared = ok;
       if (ok && !live) enableControls();
       return ok;
     }, () => false);
+    firstViewDeadline = new Promise((resolve) => setTimeout(resolve, FIRST_VIEW_WAIT_MS));
+    await Promise.race([viewIn, painted, firstViewDeadline]);
   }
   const runtime = pickRuntime(manifest, requestedRuntime);
   if (requestedRuntime !== null && requestedRuntime !== runtime.name && !pageNotices.length) {
@@ -443,7 +468,7 @@ async function boot() {
     throw error;
   }
   python.onFault = (error) => failed(error);
-  await painted;
+  await Promise.race([painted, firstViewDeadline]);
   await (preLive = preLive.then(goLive));
 }
 

@@ -79,6 +79,14 @@ function fillCell(td, cell, heat) {
   }
 }
 
+/** Turn a control off for a reason of the view, not of the boot: the page's
+ *  enableControls() leaves it off (see data-off). */
+export function turnOff(control, off) {
+  control.disabled = off;
+  if (off) control.dataset.off = "";
+  else delete control.dataset.off;
+}
+
 /** A <thead> with a corner cell and one column header per name. */
 export function tableHead(corner, columns) {
   const row = el("tr");
@@ -332,6 +340,13 @@ const RENDERERS = {
   with: renderWith,
 };
 
+// What each node last drew, as JSON text: a part of the view that did not
+// change is not drawn again. A change of mask leaves the block of figures
+// and the training panel alone, and Python's confirmation of a prepared
+// view draws nothing at all. Renderers read only their value, so equal text
+// means an equal drawing (and a focused word or cell keeps its focus).
+const drawn = new WeakMap();
+
 // Walk the tree: a node with data-render draws from `scope`; `each` and
 // `with` draw their own children, so the walk stops there.
 function renderNode(node, scope) {
@@ -339,7 +354,12 @@ function renderNode(node, scope) {
   if (name) {
     const renderer = RENDERERS[name];
     if (!renderer) throw new Error(`no hay un dibujante llamado «${name}»`);
-    renderer(node, lookup(scope, node.dataset.source));
+    const value = lookup(scope, node.dataset.source);
+    const text = value !== null && typeof value === "object" ? JSON.stringify(value) : null;
+    if (text === null || drawn.get(node) !== text) {
+      renderer(node, value);
+      if (text !== null) drawn.set(node, text); // only once it drew whole
+    }
     if (name === "each" || name === "with") return;
   }
   renderChildren(node, scope);
