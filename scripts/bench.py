@@ -61,6 +61,9 @@ PHONE_NETWORK = {"offline": False, "latency": 562.5, "downloadThroughput": 18000
                  "uploadThroughput": 84375}
 PHONE_CPU = 4
 
+# A reader's own sentence at the builder's limit (8 tokens), repeats included.
+EIGHT_WORDS = "El;banco;del;parque;de;cr%C3%A9dito;El;banco"
+
 # (row label, page, list of partial states cycled through)
 PANEL_ROWS = [
     ("atención · máscara (tablas)", "", [{"mask": "bidirectional"}, {"mask": "causal"}]),
@@ -71,6 +74,8 @@ PANEL_ROWS = [
     ("atención · RoPE θ", "", [{"theta": round(0.1 * i, 2)} for i in range(1, 31)]),
     ("atención · frase (entrenamiento)", "", [{"sentence": "credito"}, {"sentence": "parque"}]),
     ("atención · paso (caché KV)", "", [{"step": s} for s in (1, 2, 3, 4)]),
+    ("atención · tu frase de 8 palabras (consulta)", "?tokens=" + EIGHT_WORDS,
+     [{"query": q} for q in range(8)]),
     ("bloque · orden", "bloque.html", [{"order": [0, 1, 2, 3, 4]}, {"order": [0, 4, 2, 3, 1]}]),
     ("bloque · codificación posicional", "bloque.html",
      [{"pe_d": d, "pe_positions": p} for d, p in ((8, 20), (16, 50), (64, 128))]),
