@@ -12,7 +12,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -464,11 +463,11 @@ def quick(site):
 
 @pytest.mark.parametrize("sent", [b"", b"GET / HT"])
 def test_silent_clients_are_dropped(quick, sent):
-    with socket.create_connection(("127.0.0.1", quick.port), timeout=10) as sock:
+    # The server's timeout is 0,5 s; the socket's 30 s only stands for
+    # "never" (recv raises then), so no machine is too slow for this test.
+    with socket.create_connection(("127.0.0.1", quick.port), timeout=30) as sock:
         sock.sendall(sent)
-        start = time.monotonic()
         assert sock.recv(100) == b""  # closed by the server, nothing sent
-        assert time.monotonic() - start < 5
 
 
 def test_default_timeout_is_set():
