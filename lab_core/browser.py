@@ -12,19 +12,25 @@ import platform
 import js  # provided by Pyodide; this module is never imported in CPython
 import numpy as np
 
-from .views import answer, to_json
+from .views import Conversation, to_json
+
+_conversation = Conversation()
 
 
 def render(request_text):
     """Answer a page request; the reply envelope lands on window.py_view_data.
 
-    The block lab's parameter table is also published on window.py_table_data
-    as {"headers", "rows"}, exactly as the article's own code cell does.
+    With "base" naming the view the page holds, the view holds only what
+    changed (views.Conversation); the page merges it, and its own
+    window.py_view_data is always the whole envelope. The block lab's
+    parameter table is also published on window.py_table_data as
+    {"headers", "rows"}, exactly as the article's own code cell does.
     """
-    reply = answer(request_text)
-    js.window.py_view_data = to_json(reply)
-    if reply["ok"] and reply.get("view") and reply["view"]["lab"] == "block":
-        js.window.py_table_data = to_json(reply["view"]["block"]["params"])
+    sent, whole = _conversation.reply(request_text)
+    js.window.py_view_data = to_json(sent)
+    view = whole.get("view") if whole["ok"] else None
+    if view and view["lab"] == "block" and "block" in sent["view"]:
+        js.window.py_table_data = to_json(view["block"]["params"])
 
 
 def publish_runtime():

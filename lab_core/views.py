@@ -8,6 +8,9 @@ Reply envelope (answer() builds it, handle() serialises it)
 -----------------------------------------------------------
 {"ok": true, "view": view} or {"ok": false, "error": message, "key": key}, where
 key names the state key whose control should show the message (or null).
+A request may also name the view the page holds ("base": n, a "view_id" of
+an earlier reply): see Conversation, which the browser uses. Its replies
+carry "view_id", and "base" when the view holds only the keys that changed.
 An export ({"from": "export", "state": state, "table": table id}) replies
 {"ok": true, "export": {"id", "caption", "filename", "csv", "markdown",
 "latex"}}: the table with the texts as shown (lab_core/export.py).
@@ -260,3 +263,52 @@ def _batch(lab_name, spec, request):
 def handle(request_text):
     """answer(), serialised: the JSON text the page parses."""
     return to_json(answer(request_text))
+
+
+class Conversation:
+    """The page's requests, answered with each view as a change of the last.
+
+    A reader's change touches a few parts of a view (a new key redraws the
+    cell's arithmetic, not the figures), and the builders are cached, so an
+    unchanged part is the very object sent last time. Serialising, carrying
+    and parsing the whole view on every change cost more than computing it
+    (a view is 40-60 kB of JSON). So each view Python sends gets a number,
+    "view_id"; a request may name the view the page holds, "base": n, and
+    when n is the last view sent, the reply's view holds only the top-level
+    keys whose value changed, and the envelope says "base": n. The page
+    merges them into the view it holds. Any other request gets whole views.
+    `reply()` also returns the whole envelope, for what the page publishes.
+    """
+
+    def __init__(self):
+        self.last = None
+        self.last_id = 0
+
+    def reply(self, request_text):
+        """-> (envelope sent, whole envelope), both dicts."""
+        whole = answer(request_text)
+        view = whole.get("view") if whole.get("ok") else None
+        if not view:
+            return whole, whole
+        base = _base_of(request_text)
+        previous = self.last if base is not None and base == self.last_id else None
+        self.last, self.last_id = view, self.last_id + 1
+        sent = dict(whole, view_id=self.last_id)
+        if previous is not None and previous["lab"] == view["lab"]:
+            sent["base"] = base
+            sent["view"] = {key: value for key, value in view.items()
+                            if key not in previous or not _same(previous[key], value)}
+        return sent, dict(whole, view_id=self.last_id)
+
+
+def _same(a, b):
+    # Cached parts come back as the same object; `==` catches the rest.
+    return a is b or a == b
+
+
+def _base_of(request_text):
+    try:
+        base = json.loads(request_text).get("base")
+    except (ValueError, AttributeError):
+        return None
+    return base if isinstance(base, int) and not isinstance(base, bool) else None

@@ -9,7 +9,7 @@ from lab_core import attention_lab
 from lab_core.didactic import DEFAULT_STATE, HEADS, SENTENCES
 from lab_core.display import fmt, fmt_sci, fmt_short
 from lab_core.state import query_string, state_from_params, update_state
-from lab_core.views import handle
+from lab_core.views import Conversation, handle, to_json
 
 SPEC = attention_lab.SPEC
 DEFAULT = SPEC.default_state()
@@ -208,3 +208,52 @@ def test_every_view_key_is_documented_in_the_contract(lab_name):
     view = ask(**{"lab": lab_name, "from": "url", "state": {}})["view"]
     for key in view:
         assert re.search(r"^%s\b" % re.escape(key), doc, re.M), key
+
+
+def _merged(conversation, request, held):
+    """What the page does with a Conversation's reply: merge a change into
+    the view it holds. -> (reply as sent, view after merging)."""
+    sent, whole = conversation.reply(json.dumps(request))
+    sent = strict_load(to_json(sent))
+    view = dict(held, **sent["view"]) if "base" in sent else sent["view"]
+    assert view == strict_load(to_json(whole))["view"]
+    return sent, view
+
+
+def test_a_conversation_sends_only_the_parts_a_change_touched():
+    talk = Conversation()
+    first, view = _merged(talk, {"lab": "attention", "from": "url", "state": {}}, {})
+    assert "base" not in first and first["view_id"] == 1
+    request = {"lab": "attention", "from": "set", "current": view["state"], "base": 1,
+               "partials": [{"key": 0}]}
+    change, view = _merged(talk, request, view)
+    assert change["base"] == 1 and change["view_id"] == 2
+    # A new key redraws the cell's arithmetic and its focus in the tables, not the figures.
+    assert "arithmetic" in change["view"] and "state" in change["view"]
+    assert not {"headview", "scaling", "rope", "learning", "controls"} & set(change["view"])
+    assert view == ask(**{"from": "set", "current": DEFAULT, "state": {"key": 0}})["view"]
+    # Every part a change of head touches travels, and the merge is the whole view.
+    request.update(base=2, current=view["state"], partials=[{"head": "all"}])
+    change, view = _merged(talk, request, view)
+    assert {"tables", "arithmetic", "headview", "mixture"} <= set(change["view"])
+
+
+def test_a_conversation_sends_a_whole_view_unless_the_base_is_the_last_one():
+    talk = Conversation()
+    _, view = _merged(talk, {"lab": "attention", "from": "url", "state": {}}, {})
+    _merged(talk, {"lab": "attention", "from": "set", "current": DEFAULT,
+                   "partials": [{"mask": "bidirectional"}], "base": 1}, view)
+    for base in (1, 7, None, True, "2"):  # stale, unknown, absent, not a number
+        sent, view = _merged(talk, {"lab": "attention", "from": "set", "current": DEFAULT,
+                                    "partials": [{"key": 1}], "base": base}, {})
+        assert "base" not in sent and view == set_state({"key": 1})["view"]
+    # A rejected change, an export and a malformed request carry no view: no number.
+    for request in ({"lab": "attention", "from": "set", "current": DEFAULT,
+                     "state": {"mask": "nada"}, "base": 4},
+                    {"lab": "attention", "from": "export", "state": DEFAULT, "table": "scores"}):
+        sent, _ = talk.reply(json.dumps(request))
+        assert "view_id" not in sent
+    assert talk.reply("{no json")[0]["ok"] is False
+    # A view of the other lab is never a change of this one.
+    sent, _ = talk.reply(json.dumps({"lab": "block", "from": "url", "state": {}, "base": 4}))
+    assert "base" not in sent and sent["view"]["lab"] == "block"

@@ -74,7 +74,10 @@ function mirrorInURL(queryString) {
     if (PAGE_KEYS.has(key)) params.set(key, value);
   }
   const search = params.toString().replace(/%3B/g, ";").replace(/%3A/g, ":").replace(/%2C/g, ",");
-  history.replaceState(null, "", `${location.pathname}${search ? `?${search}` : ""}${location.hash}`);
+  const url = `${location.pathname}${search ? `?${search}` : ""}${location.hash}`;
+  // replaceState brings the page's style up to date (for :target): called
+  // before a view is drawn, that costs nothing; after, a whole restyle.
+  if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, "", url);
 }
 
 // --------------------------------------------------------------- drawing
@@ -97,6 +100,7 @@ function markFirstPaint() {
 // not draw (a malformed file) is dropped without a word: Python will draw.
 function show(next, from, { scrollToPanel = false } = {}) {
   const previousPanel = state ? state.panel : undefined;
+  if (from === "python") mirrorInURL(next.query_string); // Python's view always draws
   try {
     renderView(root, next);
   } catch (error) {
@@ -109,7 +113,7 @@ function show(next, from, { scrollToPanel = false } = {}) {
   live = from === "python";
   document.body.dataset.live = String(live);
   chrome.showNotices([...pageNotices, ...next.notices]);
-  if (from === "python" || !urlPending) mirrorInURL(next.query_string);
+  if (from === "prepared" && !urlPending) mirrorInURL(next.query_string);
   classroom.refreshLinks();
   syncButtons();
   clearPending();
@@ -349,16 +353,44 @@ function sayWhatChanged(partials) {
   if (said.length) chrome.announce(said.join(" "));
 }
 
-// One request to Python; the reply also lands on window.py_view_data (and
-// the block lab's table on window.py_table_data, as the article's cell does).
+// One request to Python. A view comes back as a change of the last view
+// Python sent (lab_core.views.Conversation) when the request names it as
+// its "base": only the parts that changed travel, and the parts that did not
+// stay the very objects already drawn. window.py_view_data is always the
+// whole envelope (made on first read), and window.py_table_data the block
+// lab's table, as the article's cell publishes it.
 // Where a round trip's time goes, for scripts/bench.py: lab:python (in the
 // worker), lab:reply (carrying and parsing the reply), lab:draw (drawing).
+let fromPython = null; // {id, view}: the last view Python sent, whole
+let envelope = { text: undefined, reply: null }; // the last reply, whole
+
+Object.defineProperty(window, "py_view_data", {
+  configurable: true,
+  get() {
+    if (envelope.text === undefined && envelope.reply) envelope.text = JSON.stringify(envelope.reply);
+    return envelope.text;
+  },
+});
+
 async function ask(request) {
   const start = performance.now();
-  const { text, table, python: pythonMs } = await python.call(request);
-  window.py_view_data = text;
+  const sent = fromPython && request.from === "set" ? { ...request, base: fromPython.id } : request;
+  const { text, table, python: pythonMs } = await python.call(sent);
   if (table !== undefined) window.py_table_data = table;
   const reply = JSON.parse(text);
+  if (reply.ok && reply.view) {
+    if (reply.base !== undefined) {
+      if (!fromPython || reply.base !== fromPython.id) throw new LoadError("runtime", null, "respuesta de Python desordenada");
+      reply.view = { ...fromPython.view, ...reply.view };
+      delete reply.base;
+      envelope = { text: undefined, reply };
+    } else {
+      envelope = { text, reply };
+    }
+    fromPython = { id: reply.view_id, view: reply.view };
+  } else {
+    envelope = { text, reply };
+  }
   const parsed = performance.now();
   performance.measure("lab:python", { start, duration: pythonMs });
   performance.measure("lab:reply", { start, duration: Math.max(0, parsed - start - pythonMs) });
@@ -497,6 +529,7 @@ function failed(error) {
   live = false;
   if (python) python.stop();
   python = null;
+  fromPython = null;
   const message = chrome.describe(error).title;
   for (const call of queue.splice(0)) call.reject(new Error(message));
   clearPending();
