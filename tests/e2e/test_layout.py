@@ -11,7 +11,11 @@ WIDTHS = [320, 390, 768, 1366, 1920]
 PAGES = ["?mask=bidirectional", "?mask=bidirectional&head=all&step=4",
          "bloque.html", "bloque.html?pe_d=64&d_model=768&heads=12&d_ff=3072"]
 
-TABLES = """() => [...document.querySelectorAll('main .table-wrap')].filter((w) => w.querySelector('table')
+# The scroll cue is set by a ResizeObserver, after the browser's layout:
+# read once two frames have passed.
+TABLES = """async () => {
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  return [...document.querySelectorAll('main .table-wrap')].filter((w) => w.querySelector('table')
   && w.offsetParent !== null).map((wrap) => {
     const box = wrap.getBoundingClientRect();
     const table = wrap.querySelector('table');
@@ -25,7 +29,8 @@ TABLES = """() => [...document.querySelectorAll('main .table-wrap')].filter((w) 
       sticky: rowLabel ? getComputedStyle(rowLabel).position === 'sticky' : true,
       cut: cells.filter((c) => c.getBoundingClientRect().right > box.right + 1).length,
     };
-  })"""
+  });
+}"""
 
 
 @pytest.mark.parametrize("width", WIDTHS)

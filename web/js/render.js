@@ -149,9 +149,14 @@ function buildTable(node, table) {
 
 // A table wider than its box scrolls inside it: the box then says so (a
 // cue drawn by the CSS), and becomes a keyboard-focusable, named region so
-// a keyboard can scroll it too. Re-checked when the box or the table changes.
+// a keyboard can scroll it too. Re-checked when the box or the table changes
+// size, by a ResizeObserver: it runs after the browser's own layout, so a
+// redraw never forces a layout of its own (that cost more than the drawing).
 const overflow = new ResizeObserver((entries) => {
-  for (const entry of entries) markOverflow(entry.target);
+  for (const { target } of entries) {
+    if (!target.isConnected) overflow.unobserve(target); // a table rebuilt since
+    else markOverflow(target.tagName === "TABLE" ? target.parentElement : target);
+  }
 });
 
 function markOverflow(wrap) {
@@ -177,8 +182,10 @@ function renderTable(node, table) {
   let element = node.querySelector("table");
   const shape = tableShape(table);
   if (!element || node.dataset.shape !== shape) {
+    if (element) overflow.unobserve(element);
     element = buildTable(node, table);
     node.dataset.shape = shape;
+    overflow.observe(element);
   }
   renderText(element.caption, table.caption);
   element.classList.toggle("heat", heat);
@@ -202,7 +209,6 @@ function renderTable(node, table) {
     node.dataset.observed = "true";
     overflow.observe(node);
   }
-  markOverflow(node);
 }
 
 // A question whose answer (computed in Python) is revealed once the reader
@@ -340,11 +346,14 @@ const RENDERERS = {
   with: renderWith,
 };
 
-// What each node last drew, as JSON text: a part of the view that did not
-// change is not drawn again. A change of mask leaves the block of figures
-// and the training panel alone, and Python's confirmation of a prepared
-// view draws nothing at all. Renderers read only their value, so equal text
-// means an equal drawing (and a focused word or cell keeps its focus).
+// What each node last drew: the value, and its JSON text. A part of the
+// view that did not change is not drawn again: when Python sends a change
+// (main.js), an unchanged part is the very object drawn last time, and is
+// skipped at once; a new object with equal text (Python's confirmation of a
+// prepared view) is skipped too. A change of mask leaves the block of
+// figures and the training panel alone. Renderers read only their value, so
+// equal text means an equal drawing (and a focused word or cell keeps its
+// focus).
 const drawn = new WeakMap();
 
 // Walk the tree: a node with data-render draws from `scope`; `each` and
@@ -355,10 +364,15 @@ function renderNode(node, scope) {
     const renderer = RENDERERS[name];
     if (!renderer) throw new Error(`no hay un dibujante llamado «${name}»`);
     const value = lookup(scope, node.dataset.source);
-    const text = value !== null && typeof value === "object" ? JSON.stringify(value) : null;
-    if (text === null || drawn.get(node) !== text) {
+    if (value !== null && typeof value === "object") {
+      const last = drawn.get(node);
+      if (!last || last.value !== value) {
+        const text = JSON.stringify(value);
+        if (!last || last.text !== text) renderer(node, value);
+        drawn.set(node, { value, text }); // only once it drew whole
+      }
+    } else {
       renderer(node, value);
-      if (text !== null) drawn.set(node, text); // only once it drew whole
     }
     if (name === "each" || name === "with") return;
   }
