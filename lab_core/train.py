@@ -174,6 +174,15 @@ def encode_corpus(sentences):
     return {"x": x, "real": real, "labels": labels}
 
 
+def _visible(batch, mask_kind):  # -> [n_sent, n_max] bool
+    """The mask's banco row, and padding hidden: −∞ before softmax, weight 0.
+    Made once per batch and mask (training reads it a thousand times)."""
+    key = ("visible", mask_kind)
+    if key not in batch:
+        batch[key] = make_mask(mask_kind, batch["x"].shape[1])[BANCO_POSITION] & batch["real"]
+    return batch[key]
+
+
 def banco_forward(params, batch, mask_kind):
     # x [n_sent, n_max, d_model] -> q [n_sent, d_k], k [n_sent, n_max, d_k],
     #   v [n_sent, n_max, d_v], visible, scores, weights [n_sent, n_max], out [n_sent, d_v],
@@ -188,8 +197,7 @@ def banco_forward(params, batch, mask_kind):
     # q·k_j/√d_k for every key j: the √d_k keeps the spread near 1 (Vaswani
     # et al., 2017, §3.2.1).
     scores = np.sum(q[:, None, :] * k, axis=-1) / math.sqrt(D_K)  # [n_sent, n_max]
-    # The mask's banco row, and padding hidden: −∞ before softmax, weight 0.
-    visible = make_mask(mask_kind, n_max)[BANCO_POSITION] & batch["real"]
+    visible = _visible(batch, mask_kind)
     weights = softmax(apply_mask(scores, visible))              # [n_sent, n_max]
     out = np.sum(weights[:, :, None] * v, axis=1)               # Σ_j weights_j·v_j: [n_sent, d_v]
     logits = readout(out, params["w_r"], params["b_r"])         # [n_sent, n_senses]
@@ -291,7 +299,7 @@ def check_training_args(lr, seed, steps):
 
 
 def _all_finite(*arrays):
-    return all(np.all(np.isfinite(a)) for a in arrays)
+    return all(np.isfinite(a).all() for a in arrays)
 
 
 def train(lr=DEFAULT_LR, seed=DEFAULT_SEED, steps=MAX_STEPS, mask_kind="bidirectional"):
