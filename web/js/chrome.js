@@ -17,6 +17,7 @@ const MB = new Intl.NumberFormat("es-ES", { minimumFractionDigits: 1, maximumFra
 const STEPS = {
   manifest: "Preparando la descarga",
   download: "Descargando Python y NumPy",
+  worker: "Arrancando Python en tu navegador",
   python: "Arrancando Python en tu navegador",
   numpy: "Preparando NumPy, la biblioteca de cálculo",
   lab: "Cargando el laboratorio",

@@ -187,5 +187,6 @@ export async function bootPython({ manifest, runtime, have, suspect, onBytes, on
     attempt = null;
   }
   onBytes(total, total);
+  onStep("worker");
   return startWorker(runtime, base, wheel, have, onStep);
 }
