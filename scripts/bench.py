@@ -180,11 +180,22 @@ class Profile:
         return page
 
 
+# Where a cold boot's time goes: the page's marks (main.js) at the start of
+# each step, and Python's time for the first view.
+BOOT_STEPS = """() => {
+  const at = (name) => (performance.getEntriesByName(name)[0] || {startTime: null}).startTime;
+  const python = performance.getEntriesByName('lab:python')[0];
+  return {files: at('lab:step:worker'), python: at('lab:step:python'), numpy: at('lab:step:numpy'),
+          lab: at('lab:step:lab'), first_view_python: python ? python.duration : null};
+}"""
+
+
 def measure_loads(profile, base, runs, samples, with_warm):
     for _ in range(runs):
         page = profile.page()
         page.goto(base)
         samples["ready"].append(mark_time(page, "lab:ready"))
+        samples["boot"].append(page.evaluate(BOOT_STEPS))
         samples["first_paint"].append(mark_time(page, "lab:first-paint"))
         samples["bytes"].append(page.evaluate(BYTES))
         samples["long_task"].append(max(page.evaluate("window.__longTasks") or [0]))
@@ -224,7 +235,7 @@ def measure_panels(profile, base, n):
 
 
 def summary(samples):
-    med = {k: statistics.median(v) for k, v in samples.items() if v}
+    med = {k: statistics.median(v) for k, v in samples.items() if v and k != "boot"}
     out = {
         "floor_ms": med["floor"], "ready_ms": med["ready"],
         "first_paint_ms": med["first_paint"],
@@ -233,6 +244,8 @@ def summary(samples):
         "block_ready_ms": med["block_ready"], "bytes_mb": med["bytes"] / 1e6,
         "longest_boot_task_ms": med["long_task"],
     }
+    out["boot_ms"] = {step: statistics.median(b[step] for b in samples["boot"])
+                      for step in samples["boot"][0]}
     if "warm" in med:
         out.update(warm_ms=med["warm"], warm_over_cold=med["warm"] / med["ready"],
                    floor_warm_over_cold=med["floor_warm"] / med["floor"])
@@ -258,6 +271,11 @@ def print_profile(name, fig):
     print("| longest main-thread task during boot | %.0f ms | (reported) | |"
           % fig["longest_boot_task_ms"])
     print("| bloque.html lab.ready, cold | %.0f ms | | |" % fig["block_ready_ms"])
+    boot = fig["boot_ms"]
+    print("\nwhere the boot's time goes (medians, ms from navigation): files in %.0f · "
+          "Python starting %.0f · NumPy %.0f · lab_core %.0f · ready %.0f (Python's first view: "
+          "%.0f)" % (boot["files"], boot["python"], boot["numpy"], boot["lab"], fig["ready_ms"],
+                     boot["first_view_python"]))
 
 
 def print_panels(name, rows, target):
@@ -291,7 +309,7 @@ def main():
     base = "http://127.0.0.1:%d/" % server.server_address[1]
     options = launch_options()
     keys = ("floor", "floor_warm", "first_paint", "ready", "warm", "bytes", "long_task",
-            "block_ready")
+            "block_ready", "boot")
     desktop, phone = {k: [] for k in keys}, {k: [] for k in keys}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(**options)

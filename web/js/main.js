@@ -100,6 +100,7 @@ function markFirstPaint() {
 // not draw (a malformed file) is dropped without a word: Python will draw.
 function show(next, from, { scrollToPanel = false } = {}) {
   const previousPanel = state ? state.panel : undefined;
+  const start = performance.now();
   if (from === "python") mirrorInURL(next.query_string); // Python's view always draws
   try {
     renderView(root, next);
@@ -123,6 +124,7 @@ function show(next, from, { scrollToPanel = false } = {}) {
   }
   markFirstPaint();
   performance.mark("lab:paint"); // one per view drawn: a burst of calls draws once
+  performance.measure(`lab:show:${from}`, { start, end: performance.now() });
   return true;
 }
 
