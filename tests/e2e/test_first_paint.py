@@ -138,6 +138,31 @@ def test_a_shared_link_paints_its_own_view_before_python(lab):
     assert lab.table("Puntuaciones") == rows_text(pair["scores"])
 
 
+def test_a_first_paint_draws_the_screen_first_and_the_rest_before_it_says_so(lab):
+    # The link names the last panel: the page paints it (and scrolls to it)
+    # first, and the panels above a moment later; <body data-live> is set
+    # once every panel is drawn, and the reader's panel stays in view.
+    held = hold_python(lab.page)
+    lab.page.goto(lab.base_url + "?panel=cache")
+    lab.page.wait_for_selector("body[data-live='false']")
+    first = lab.page.evaluate("""() => {
+      const paint = performance.getEntriesByName('lab:paint');
+      return { paints: paint.length, first: performance.getEntriesByName('lab:first-paint').length };
+    }""")
+    assert first["paints"] == 2 and first["first"] == 1  # on screen first, then the rest
+    empty = lab.page.evaluate("""() => [...document.querySelectorAll('main section.panel')]
+      .filter((s) => s.querySelector('[data-render="table"]') && !s.querySelector('td'))
+      .map((s) => s.id)""")
+    assert empty == []
+    view = expected(panel="cache")
+    assert lab.table("Puntuaciones") == rows_text(view["tables"][0]["scores"])
+    box = lab.page.locator("#cache").bounding_box()
+    assert box["y"] < lab.page.viewport_size["height"] and box["y"] + box["height"] > 0
+    release(lab.page, held)
+    lab.page.evaluate("window.lab.ready")
+    assert lab.table("Puntuaciones") == rows_text(view["tables"][0]["scores"])
+
+
 def test_the_article_exercise_works_before_python_is_live(lab):
     held = hold_python(lab.page)
     lab.page.goto(lab.base_url)

@@ -96,14 +96,28 @@ function markFirstPaint() {
   requestAnimationFrame(() => performance.mark("lab:first-paint")); // read by scripts/bench.py
 }
 
+// The panels a first paint can leave for a moment later: those below the
+// first screen (as the page lies before drawing, which only makes panels
+// taller), or, when the link names a panel the page scrolls to, every other
+// one. Scroll anchoring keeps what the reader sees in place as they fill in.
+function offScreenPanels(panel, scrollToPanel) {
+  const panels = [...root.querySelectorAll(":scope > section.panel")];
+  return new Set(panels.filter((section) => section.id !== panel &&
+    (scrollToPanel || section.getBoundingClientRect().top > innerHeight)));
+}
+
+let rest = Promise.resolve(); // the first paint's panels still to draw
+
 // Draw a view; `from` is "python" or "prepared". A prepared view that does
 // not draw (a malformed file) is dropped without a word: Python will draw.
 function show(next, from, { scrollToPanel = false } = {}) {
   const previousPanel = state ? state.panel : undefined;
   const start = performance.now();
   if (from === "python") mirrorInURL(next.query_string); // Python's view always draws
+  const later = from === "prepared" && !state && "panel" in next.state
+    ? offScreenPanels(next.state.panel, scrollToPanel) : null;
   try {
-    renderView(root, next);
+    renderView(root, next, { skip: later });
   } catch (error) {
     if (from === "python") throw error;
     prepared = new Prepared(null);
@@ -112,7 +126,16 @@ function show(next, from, { scrollToPanel = false } = {}) {
   view = next;
   state = next.state;
   live = from === "python";
-  document.body.dataset.live = String(live);
+  if (later && later.size) {
+    // <body data-live> says the whole view is drawn: not yet.
+    delete document.body.dataset.live;
+    rest = new Promise((resolve) => setTimeout(() => {
+      if (view === next) drawRest(next);
+      resolve();
+    }));
+  } else {
+    document.body.dataset.live = String(live);
+  }
   chrome.showNotices([...pageNotices, ...next.notices]);
   if (from === "prepared" && !urlPending) mirrorInURL(next.query_string);
   classroom.refreshLinks();
@@ -126,6 +149,17 @@ function show(next, from, { scrollToPanel = false } = {}) {
   performance.mark("lab:paint"); // one per view drawn: a burst of calls draws once
   performance.measure(`lab:show:${from}`, { start, end: performance.now() });
   return true;
+}
+
+function drawRest(next) {
+  try {
+    renderView(root, next);
+  } catch (error) {
+    prepared = new Prepared(null); // a malformed file: Python will draw
+    return;
+  }
+  document.body.dataset.live = String(live);
+  performance.mark("lab:paint");
 }
 
 function syncButtons() {
@@ -442,7 +476,9 @@ async function paintFromURL(arrived) {
   if (live) return false; // the file came after Python: it has nothing to add
   if (next) {
     await letDownloadsStart(arrived);
-    return show(next, "prepared", { scrollToPanel: "panel" in params });
+    const ok = show(next, "prepared", { scrollToPanel: "panel" in params });
+    await rest;
+    return ok;
   }
   const near = {};
   for (const key of keys) if (prepared.covers([key])) near[key] = params[key];
@@ -452,6 +488,7 @@ async function paintFromURL(arrived) {
   urlPending = true;
   await letDownloadsStart(arrived);
   if (!show(next, "prepared")) return false;
+  await rest;
   const group = await prepared.group(next.state);
   markPending(keys, group && group.reads);
   return true;

@@ -385,8 +385,12 @@ function renderChildren(node, scope) {
   }
 }
 
-export function renderView(root, view) {
-  renderChildren(root, view);
+// `skip`: children of root not to draw this time (a first paint draws the
+// panels on screen first; main.js draws the rest a moment later).
+export function renderView(root, view, { skip = null } = {}) {
+  for (const child of root.children) {
+    if (child.tagName !== "TEMPLATE" && !(skip && skip.has(child))) renderNode(child, view);
+  }
   for (const node of root.querySelectorAll(".predict[data-hides]")) applyVeil(node);
   for (const input of root.querySelectorAll("[data-key]")) {
     // data-value-from: a control whose shown value is a view field (the
