@@ -188,6 +188,23 @@ def test_print_hides_the_controls_and_writes_the_state(lab):
     assert pdf[:4] == b"%PDF"
 
 
+@pytest.mark.parametrize("how", ["system", "toggle"])
+def test_a_dark_screen_prints_dark_ink_on_white_paper(lab, how):
+    # Browsers do not print backgrounds: light ink would vanish on paper.
+    if how == "system":
+        lab.page.emulate_media(color_scheme="dark")
+        lab.open(lab.base_url)
+    else:
+        lab.open(lab.base_url)
+        lab.page.evaluate("document.documentElement.dataset.theme = 'dark'")
+    ink = "() => getComputedStyle(document.querySelector('#puntuacion td')).color"
+    assert lab.page.evaluate(ink) == "rgb(230, 233, 239)"  # the dark theme, on screen
+    lab.page.emulate_media(media="print")
+    assert lab.page.evaluate(ink) == "rgb(0, 0, 0)"
+    assert lab.page.evaluate("() => getComputedStyle(document.body).backgroundColor") in (
+        "rgb(255, 255, 255)", "rgba(0, 0, 0, 0)")
+
+
 # --------------------------------------------------- themes and contrast
 
 CONTRAST = """() => {
