@@ -176,3 +176,22 @@ def test_lab_set_resolves_once_the_page_shows_the_state(lab):
     }""")
     assert shown == ["?sentence=credito&mask=bidirectional&head=finanzas",
                      "1,41", "finanzas"]
+
+
+def test_clicks_faster_than_python_all_count(lab):
+    # Each click asks for «one more» from where the page is heading, not from
+    # what it shows: two clicks in one burst go two steps and add two words.
+    lab.open(lab.base_url, "?step=1")
+    lab.page.evaluate("""() => {
+      const next = document.getElementById('step-next');
+      next.click();
+      next.click();
+      const add = document.querySelector('[data-builder-add="tokens"]');
+      add.click();
+      add.click();
+    }""")
+    lab.page.wait_for_selector("body:not([data-busy])")
+    state = lab.state()
+    assert state["step"] == 3
+    assert len(state["tokens"]) == 6  # the 4 words of the preset, and two more
+    assert state["tokens"][:4] == ["El", "banco", "del", "parque"]

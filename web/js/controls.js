@@ -3,7 +3,8 @@
 // action buttons, the sentence builder and vector editor, and the training
 // player. Every control only ever sends a partial state through lab.set.
 
-let lab = null; // {set, state(), view(), announce(text), clearNotices()}
+// {set, state() (the state the page is heading to), view(), announce(text), clearNotices()}
+let lab = null;
 
 export function wire(hooks) {
   lab = hooks;
@@ -51,7 +52,11 @@ function swap(list, a, b) {
   return out;
 }
 
+// The words of a sentence the reader is building: a change still on its way
+// to Python counts (lab.state() is the state the page is heading to).
 function wordsOf(target) {
+  const heading = lab.state() && lab.state()[target];
+  if (Array.isArray(heading) && heading.length) return [...heading];
   return lab.view().builder[target === "tokens" ? "words" : "other_words"].map((item) => item.word);
 }
 

@@ -273,22 +273,35 @@ function checkPartial(partial) {
 
 // <body data-busy> while any lab.set call is unsettled: a signal for tests
 // and embedding pages that drive the controls and wait for the result.
-let unsettled = 0;
+// The unsettled partials, in order, also say where the reader is heading:
+// the state on screen with them applied (see wanted()).
+const requested = [];
 
-function track(promise) {
-  unsettled += 1;
+function track(promise, partial) {
+  requested.push(partial);
   document.body.dataset.busy = "true";
   const done = () => {
-    unsettled -= 1;
-    if (!unsettled) delete document.body.dataset.busy;
+    requested.splice(requested.indexOf(partial), 1);
+    if (!requested.length) delete document.body.dataset.busy;
   };
   promise.then(done, done);
   return promise;
 }
 
+// The state the page is heading to. The controls compute «one step more»
+// from it, so clicks faster than Python's replies all count (two clicks on
+// «Paso siguiente» go two steps, two «Añadir» add two words).
+function wanted() {
+  if (!state) return null;
+  const next = structuredClone(state);
+  for (const partial of requested) Object.assign(next, structuredClone(partial));
+  return next;
+}
+
 function set(partial) {
   const problem = checkPartial(partial);
   if (problem) return Promise.reject(new Error(problem));
+  const own = { ...partial };
   return track(new Promise((resolve, reject) => {
     const call = { partial, resolve, reject };
     if (live) {
@@ -297,7 +310,7 @@ function set(partial) {
     } else {
       preLive = preLive.then(() => beforeLive(call));
     }
-  }));
+  }), own);
 }
 
 // Before Python is live: a prepared state is shown at once; anything else
@@ -487,7 +500,9 @@ async function paintFromURL(arrived) {
   if (!next || live) return false;
   urlPending = true;
   await letDownloadsStart(arrived);
-  if (!show(next, "prepared")) return false;
+  // The nearest view already lands on the link's panel: Python's will not
+  // move the page again (the reader may have scrolled meanwhile).
+  if (!show(next, "prepared", { scrollToPanel: "panel" in near })) return false;
   await rest;
   const group = await prepared.group(next.state);
   markPending(keys, group && group.reads);
@@ -549,7 +564,7 @@ async function boot() {
 async function goLive() {
   const reply = await ask({ lab: labName, from: "url", state: paramsFromURL() });
   if (!reply.ok) throw new LoadError("runtime", null, reply.error);
-  const scrollToPanel = "panel" in paramsFromURL() && (!paintedPrepared || urlPending);
+  const scrollToPanel = "panel" in paramsFromURL() && !paintedPrepared;
   urlPending = false;
   show(reply.view, "python", { scrollToPanel });
   pageNotices.length = 0;
@@ -616,5 +631,5 @@ start();
 
 // ---------------------------------------------------------------- events
 
-wire({ set, state: () => state, view: () => view, announce: chrome.announce,
+wire({ set, state: wanted, view: () => view, announce: chrome.announce,
   clearNotices: () => chrome.showNotices([]) });
