@@ -278,10 +278,16 @@ def announce(state):
     (A change of panel is announced by the page with the panel's title.)
     """
     arithmetic = arithmetic_panel(state)
-    block = arithmetic["blocks"][0]
-    weight = ("Peso de %s → %s: %s; puntuación %s (%s, máscara %s)."
-              % (arithmetic["query"], arithmetic["key"], block["weight"], block["score"],
-                 block["head"], MASK_LABELS[state["mask"]]))
+    blocks = arithmetic["blocks"]
+    if len(blocks) == 1:
+        weight = ("Peso de %s → %s: %s; puntuación %s (%s, máscara %s)."
+                  % (arithmetic["query"], arithmetic["key"], blocks[0]["weight"],
+                     blocks[0]["score"], blocks[0]["head"], MASK_LABELS[state["mask"]]))
+    else:  # «todas»: every head's weight, not just the first one's
+        weight = ("Pesos de %s → %s, cabeza a cabeza (máscara %s): %s."
+                  % (arithmetic["query"], arithmetic["key"], MASK_LABELS[state["mask"]],
+                     "; ".join("%s, %s (puntuación %s)" % (b["head"], b["weight"], b["score"])
+                               for b in blocks)))
     rope = rope_panel(state)
     rope_text = "qₘ · kₙ = %s, con n − m = %s." % (rope["score"], rope["offset"])
     cache = cache_panel(state)

@@ -9,6 +9,7 @@ import pytest
 
 WIDTHS = [320, 390, 768, 1366, 1920]
 PAGES = ["?mask=bidirectional", "?mask=bidirectional&head=all&step=4",
+         "?tokens=El;banco;del;parque;de;cr%C3%A9dito;banco;parque",  # a long «Tu frase» option
          "bloque.html", "bloque.html?pe_d=64&d_model=768&heads=12&d_ff=3072"]
 
 # The scroll cue is set by a ResizeObserver, after the browser's layout:

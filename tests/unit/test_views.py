@@ -257,3 +257,12 @@ def test_a_conversation_sends_a_whole_view_unless_the_base_is_the_last_one():
     # A view of the other lab is never a change of this one.
     sent, _ = talk.reply(json.dumps({"lab": "block", "from": "url", "state": {}, "base": 4}))
     assert "base" not in sent and sent["view"]["lab"] == "block"
+
+
+def test_with_every_head_a_change_is_announced_for_every_head():
+    view = set_state({"head": "all", "mask": "bidirectional"})["view"]
+    said = view["announce"]["key"]
+    blocks = view["arithmetic"]["blocks"]
+    assert len(blocks) == len(HEADS)
+    for block in blocks:  # each head's own weight and score, as its block shows them
+        assert "%s, %s (puntuación %s)" % (block["head"], block["weight"], block["score"]) in said

@@ -65,11 +65,11 @@ function nextTheme() {
 
 // Copy text; where the clipboard is not available (a plain-http address is
 // not a secure context; permission refused), show it selected in a box.
-async function copy(text, what) {
+async function copy(text, what, copied = "copiado") {
   try {
     if (!navigator.clipboard || !window.isSecureContext) throw new Error("sin portapapeles");
     await navigator.clipboard.writeText(text);
-    lab.announce(`${what} copiado al portapapeles.`);
+    lab.announce(`${what} ${copied} al portapapeles.`);
     return true;
   } catch (error) {
     showText(text, `${what}: el navegador no deja copiar aquí; selecciónalo y cópialo tú.`);
@@ -173,7 +173,7 @@ function exportAction(button) {
     download(`${exported.filename}.csv`, new Blob(["\ufeff", exported.csv], { type: "text/csv;charset=utf-8" }));
     lab.announce("CSV descargado.");
   } else {
-    copy(exported[format], `La tabla en ${FORMATS[format]}`);
+    copy(exported[format], `La tabla en ${FORMATS[format]}`, "copiada");
   }
 }
 
