@@ -20,6 +20,7 @@ worker), carrying and parsing the reply, drawing it.
 
 Prints tables with each target and the ratio to it, and writes
 .bench/latest.json. Usage: python scripts/bench.py [--runs 5] [--phone-runs 3]
+[--loads-only]
 This is a measurement, not a test: it asserts nothing.
 """
 from __future__ import annotations
@@ -295,6 +296,9 @@ def main():
     parser.add_argument("--phone-runs", type=int, default=3)
     parser.add_argument("--toggles", type=int, default=200)
     parser.add_argument("--panel-toggles", type=int, default=100)
+    parser.add_argument("--loads-only", action="store_true",
+                        help="only the desktop's cold loads (a few minutes): first paint, "
+                             "lab.ready and the floor; nothing is written")
     args = parser.parse_args()
 
     manifest = json.loads((STATIC / "manifest.json").read_text())
@@ -315,6 +319,11 @@ def main():
         browser = playwright.chromium.launch(**options)
         desk, mobile = Profile(browser, False), Profile(browser, True)
         measure_loads(desk, base, args.runs, desktop, with_warm=True)
+        if args.loads_only:
+            browser.close()
+            server.shutdown()
+            print_profile("escritorio (desktop), loads only", summary(desktop))
+            return
         measure_loads(mobile, base, args.phone_runs, phone, with_warm=False)
         page = desk.page()
         page.goto(base)
