@@ -11,7 +11,9 @@ const progress = document.getElementById("progress");
 const fault = document.getElementById("fault");
 const noticeList = document.getElementById("notices");
 
-const MB = new Intl.NumberFormat("es-ES", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+// Megabytes with one decimal, Spanish style («4,1»). Not Intl.NumberFormat:
+// its first use loads locale data (~20 ms), right when the first paint is due.
+const MB = { format: (n) => n.toFixed(1).replace(".", ",") };
 
 // What a reader is told while the lab gets ready, step by step.
 const STEPS = {
@@ -27,6 +29,7 @@ const STEPS = {
 // approximate, a change pending) followed by the boot's progress.
 let note = "";
 let stepText = "Preparando Python en el navegador";
+let starting = false; // Python is starting: the bar goes on, the text says so
 
 function drawLoading() {
   statusBox.dataset.phase = "loading";
@@ -49,15 +52,29 @@ export function setNote(text) {
 // A boot step, in plain Spanish.
 export function showStep(step) {
   stepText = STEPS[step] || step;
+  starting = step !== "manifest";
   drawLoading();
 }
 
+// Bytes arrive in hundreds of pieces: the bar is redrawn once per frame.
+let bytes = null;
+
 export function showBytes(done, total) {
+  if (!bytes) requestAnimationFrame(drawBytes);
+  bytes = { done, total };
+}
+
+function drawBytes() {
+  const { done, total } = bytes;
+  bytes = null;
+  if (statusBox.dataset.phase !== "loading") return; // ready, or a fault, since
   progress.hidden = false;
   progress.max = total;
   progress.value = done;
-  stepText = `${STEPS.download}: ${MB.format(done / 1e6)} de ${MB.format(total / 1e6)} MB`;
-  progress.setAttribute("aria-valuetext", stepText);
+  const text = `${STEPS.download}: ${MB.format(done / 1e6)} de ${MB.format(total / 1e6)} MB`;
+  progress.setAttribute("aria-valuetext", text);
+  if (starting) return; // NumPy's files still arriving while Python starts
+  stepText = text;
   drawLoading();
 }
 

@@ -74,8 +74,11 @@ function reportViolation(message) {
 }
 
 // Start the worker and follow its boot; resolves with a Python once lab_core
-// is imported. onStep(name): "python" | "numpy" | "lab".
-function startWorker(runtime, base, wheel, have, onStep) {
+// is imported. onStep(name): "python" | "numpy" | "lab". The interpreter's
+// files are in `have` now; `later` resolves once the packages' and lab_core's
+// are too (the worker starts Python meanwhile, and waits for them before it
+// loads NumPy), or rejects with their download's fault.
+function startWorker(runtime, base, wheel, have, onStep, later) {
   return new Promise((resolve, reject) => {
     let worker;
     try {
@@ -85,13 +88,19 @@ function startWorker(runtime, base, wheel, have, onStep) {
       return;
     }
     let step = "python";
+    let over = false;
     const quit = (error) => {
+      over = true;
       stall.stop();
       worker.terminate();
       reject(error);
     };
     const stall = stallTimer(() => quit(new LoadError("timeout", null,
       `el paso «${step}» lleva ${STALL_MS / 1000} s sin avanzar`, { step })));
+    // While files are still arriving, the download's own timer watches the
+    // boot (a file that stalls is named as such); this one from then on.
+    let watching = false;
+    stall.stop();
     worker.onerror = (event) => {
       event.preventDefault();
       // A worker whose script did not load reports an error without a message.
@@ -101,7 +110,7 @@ function startWorker(runtime, base, wheel, have, onStep) {
     };
     worker.onmessage = (event) => {
       const message = event.data;
-      stall.poke();
+      if (watching) stall.poke();
       if (message.type === "violation") {
         reportViolation(message);
       } else if (message.type === "step") {
@@ -120,9 +129,20 @@ function startWorker(runtime, base, wheel, have, onStep) {
         })));
       }
     };
-    const files = {};
-    for (const [url, buffer] of have) files[url] = buffer;
-    worker.postMessage({ type: "boot", runtime, base, wheel: wheel.url, files });
+    const given = new Set();
+    const handOver = () => {
+      const files = {};
+      for (const [url, buffer] of have) if (!given.has(url)) files[url] = buffer;
+      for (const url of Object.keys(files)) given.add(url);
+      return files;
+    };
+    worker.postMessage({ type: "boot", runtime, base, wheel: wheel.url, files: handOver() });
+    later.then(() => {
+      if (over) return;
+      worker.postMessage({ type: "files", files: handOver() });
+      watching = true;
+      stall.poke();
+    }, quit);
   });
 }
 
@@ -172,21 +192,31 @@ export async function bootPython({ manifest, runtime, have, suspect, onBytes, on
   const timer = stallTimer(() => {
     for (const { controller } of inflight.values()) controller.abort();
   });
-  attempt = {
+  const mine = {
     count(n) {
       timer.poke();
       onBytes((done += n), total);
     },
   };
-  const missing = files.filter((file) => !have.has(file.url));
-  try {
-    await Promise.all(missing.map((file) =>
-      (inflight.has(file.url) ? inflight.get(file.url).job : fetchFile(file, suspect, have))));
-  } finally {
+  attempt = mine;
+  const job = (file) => (have.has(file.url) ? Promise.resolve()
+    : inflight.has(file.url) ? inflight.get(file.url).job : fetchFile(file, suspect, have));
+  // The interpreter's files first: Python starts (about a second) while the
+  // packages' files and lab_core are still on their way.
+  const packaged = (file) => file === wheel ||
+    runtime.packages.some((name) => file.url.startsWith(`${base}${name}.`));
+  const jobs = files.map((file) => [file, job(file)]);
+  const first = Promise.all(jobs.filter(([file]) => !packaged(file)).map(([, work]) => work));
+  const all = Promise.all(jobs.map(([, work]) => work)).finally(() => {
     timer.stop();
-    attempt = null;
-  }
-  onBytes(total, total);
+    if (attempt === mine) attempt = null;
+  });
+  // Any file's fault ends the step at once (the others go on downloading,
+  // for a retry to find).
+  await new Promise((resolve, reject) => {
+    first.then(resolve, reject);
+    all.catch(reject);
+  });
   onStep("worker");
-  return startWorker(runtime, base, wheel, have, onStep);
+  return startWorker(runtime, base, wheel, have, onStep, all.then(() => onBytes(total, total)));
 }

@@ -4,6 +4,9 @@
 // scroll, read and use the prepared view meanwhile.
 //
 // Messages in:  {type: "boot", runtime, base, wheel, files: {url: ArrayBuffer}}
+//               {type: "files", files}            the packages' and lab_core's,
+//                                                 once downloaded (Python starts
+//                                                 meanwhile; NumPy waits for them)
 //               {type: "call", id, request}          request: JSON text
 // Messages out: {type: "step", step}                 boot progress
 //               {type: "ready", python, numpy}
@@ -24,6 +27,8 @@
 
 let render = null;
 let files = new Map();
+let filesIn; // resolves when the "files" message has brought the rest
+const allFiles = new Promise((resolve) => { filesIn = resolve; });
 
 function post(message) {
   self.postMessage(message);
@@ -96,6 +101,7 @@ async function bootCurrent(base) {
 async function boot({ runtime, base, wheel, files: given }) {
   files = new Map(Object.entries(given));
   const pyodide = runtime.name === "bundled" ? await bootBundled(base) : await bootCurrent(base);
+  await allFiles;
   await step("numpy", async () => {
     try {
       await pyodide.loadPackage(runtime.packages);
@@ -142,6 +148,9 @@ self.onmessage = (event) => {
       type: "error", step: error.step || "python", kind: error.kind || "runtime",
       message: error.message || String(error),
     }));
+  } else if (message.type === "files") {
+    for (const [url, bytes] of Object.entries(message.files)) files.set(url, bytes);
+    filesIn();
   } else if (message.type === "call") {
     try {
       call(message);
