@@ -68,8 +68,13 @@ class Lab:
         page.on("pageerror", lambda error: self.errors.append(str(error)))
 
     def open(self, base_url, query=""):
+        """Load a page and wait until it has settled: Python is live
+        (lab.ready) and its own view is on screen (<body data-live="true">;
+        on a prepared state lab.ready comes a moment before it, with the
+        prepared view, see test_first_paint.py)."""
         self.page.goto(base_url + query)
         self.page.evaluate("window.lab.ready")
+        self.page.wait_for_selector("body[data-live='true']", state="attached")
         return self
 
     def find_table(self, caption):

@@ -185,6 +185,60 @@ def test_the_article_exercise_works_before_python_is_live(lab):
     assert lab.page.locator("#puntuacion .formula").inner_text() == "(1·0 + 0·1) / √2 = 0,00"
 
 
+# What the page shows, as a reader sees it: every table's text and the state.
+SNAPSHOT = """() => ({
+  state: window.lab.state,
+  tables: [...document.querySelectorAll('main table')].map((t) => t.innerText),
+  live: document.body.dataset.live,
+  runtime: window.lab.runtime,
+})"""
+
+
+@pytest.mark.parametrize("page_name, query", [
+    ("", ""), ("", "?mask=bidirectional&head=lugar&query=1&panel=mascara"),
+    ("bloque.html", "?panel=orden")])
+def test_ready_comes_with_the_prepared_view_and_python_confirms_it(lab, page_name, query):
+    # A prepared state: lab.ready resolves as soon as Python answers, with the
+    # prepared view on screen; Python's own view of the same state follows
+    # (<body data-live="true">) and changes nothing a reader can see.
+    lab.page.goto(lab.base_url + page_name + query)
+    at_ready = lab.page.evaluate("window.lab.ready.then(%s)" % SNAPSHOT)
+    assert at_ready["runtime"]["name"] == "bundled"  # Python is live
+    lab.page.wait_for_selector("body[data-live='true']")
+    confirmed = lab.page.evaluate(SNAPSHOT)
+    assert confirmed["tables"] == at_ready["tables"]
+    assert confirmed["state"] == at_ready["state"]
+    marks = lab.page.evaluate("""() => ['lab:ready', 'lab:confirmed'].map(
+      (name) => performance.getEntriesByName(name)[0].startTime)""")
+    assert marks[0] <= marks[1]
+    assert json.loads(lab.page.evaluate("window.py_view_data"))["view"]["state"] == confirmed["state"]
+
+
+def test_a_change_made_the_moment_python_is_live_is_applied_after_its_confirmation(lab):
+    lab.page.goto(lab.base_url)
+    state = lab.page.evaluate("""window.lab.ready.then(
+      () => window.lab.set({mask: 'bidirectional', head: 'lugar', query: 1, theta: 1.2}))""")
+    assert (state["mask"], state["theta"]) == ("bidirectional", 1.2)
+    assert lab.page.evaluate("document.body.dataset.live") == "true"
+    view = expected(mask="bidirectional", head="lugar", query=1, theta=1.2)
+    assert lab.table("Puntuaciones") == rows_text(view["tables"][0]["scores"])
+    assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
+    assert lab.page.locator("#rope-score").inner_text() == view["rope"]["score"]
+    # A fresh load of the same link shows the same numbers.
+    fresh = lab.page.context.new_page()
+    fresh.goto(lab.base_url + lab.page.evaluate("location.search"))
+    fresh.wait_for_selector("body[data-live='true']")
+    assert fresh.evaluate(SNAPSHOT)["tables"] == lab.page.evaluate(SNAPSHOT)["tables"]
+    fresh.close()
+
+
+def test_a_link_that_was_not_prepared_is_ready_only_with_pythons_view(lab):
+    lab.page.goto(lab.base_url + "?mask=bidirectional&theta=1.2")
+    at_ready = lab.page.evaluate("window.lab.ready.then(%s)" % SNAPSHOT)
+    assert at_ready["live"] == "true" and at_ready["state"]["theta"] == 1.2
+    assert lab.page.locator(".pending").count() == 0
+
+
 def test_a_change_that_was_not_prepared_waits_visibly(lab):
     held = hold_python(lab.page)
     lab.page.goto(lab.base_url)

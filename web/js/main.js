@@ -1,7 +1,12 @@
 // The page's glue: owns the UI state, mirrors it in the URL, asks Python for
 // a view of it, and draws that view. Publishes window.lab (see README):
-//   lab.ready       Promise, resolves once Python is live and the page shows
-//                   the live view (after a fault and «Reintentar», a new one)
+//   lab.ready       Promise, resolves once Python is live (it answers lab.set)
+//                   and the page shows the URL's state (after a fault and
+//                   «Reintentar», a new one). When that state is one the
+//                   build prepared, its prepared view is already on screen
+//                   and Python's own view of it follows a moment later: the
+//                   same numbers (the build checks it), so nothing moves;
+//                   <body data-live="true"> says it arrived.
 //   lab.state       a copy of the state the page shows
 //   lab.set(p)      Promise, resolves once the page shows the state with `p`
 //                   applied; rejects (state unchanged) on a bad value
@@ -33,7 +38,8 @@ const root = document.querySelector("main");
 
 let state = null; // the state on screen
 let view = null;
-let live = false; // the view on screen came from Python
+let live = false; // Python answers: changes go to it
+let own = false; // the view on screen is Python's own (not a prepared one)
 let python = null;
 let prepared = new Prepared(null);
 let urlPending = false; // the URL's own state is not on screen yet
@@ -125,7 +131,7 @@ function show(next, from, { scrollToPanel = false } = {}) {
   }
   view = next;
   state = next.state;
-  live = from === "python";
+  own = from === "python";
   if (later && later.size) {
     // <body data-live> says the whole view is drawn: not yet.
     delete document.body.dataset.live;
@@ -134,7 +140,7 @@ function show(next, from, { scrollToPanel = false } = {}) {
       resolve();
     }));
   } else {
-    document.body.dataset.live = String(live);
+    document.body.dataset.live = String(own);
   }
   chrome.showNotices([...pageNotices, ...next.notices]);
   if (from === "prepared" && !urlPending) mirrorInURL(next.query_string);
@@ -158,7 +164,7 @@ function drawRest(next) {
     prepared = new Prepared(null); // a malformed file: Python will draw
     return;
   }
-  document.body.dataset.live = String(live);
+  document.body.dataset.live = String(own);
   performance.mark("lab:paint");
 }
 
@@ -480,15 +486,13 @@ async function loadManifest() {
 // The first paint: the URL's own state if the build prepared it, else the
 // nearest prepared view (its selector values, defaults for the rest),
 // clearly marked as not yet the reader's.
-// `arrived` is called once the view's file is in, before drawing it.
-async function paintFromURL(arrived) {
+async function paintFromURL() {
   const params = paramsFromURL();
   const keys = Object.keys(params);
   const exact = prepared.covers(keys);
   let next = exact ? await prepared.view({ ...prepared.defaults, ...params }) : null;
   if (live) return false; // the file came after Python: it has nothing to add
   if (next) {
-    await letDownloadsStart(arrived);
     const ok = show(next, "prepared", { scrollToPanel: "panel" in params });
     await rest;
     return ok;
@@ -499,7 +503,6 @@ async function paintFromURL(arrived) {
     await prepared.view({ ...prepared.defaults });
   if (!next || live) return false;
   urlPending = true;
-  await letDownloadsStart(arrived);
   // The nearest view already lands on the link's panel: Python's will not
   // move the page again (the reader may have scrolled meanwhile).
   if (!show(next, "prepared", { scrollToPanel: "panel" in near })) return false;
@@ -509,18 +512,14 @@ async function paintFromURL(arrived) {
   return true;
 }
 
-// The boot waits for the first view's file (a few kB) before it starts the
-// runtime's 10 MB, so the two do not share the line: on a phone's network
-// that is seconds of first paint, for a fraction of a second of boot. The
-// wait is bounded: a view file that never ends only costs FIRST_VIEW_WAIT_MS,
-// and Python goes live without it.
+// The boot starts the runtime's 10 MB once the first view is drawn: the
+// view's file (a few kB) does not share a phone's line with them, and the
+// first paint does not share the main thread with their hundreds of pieces
+// (starting them earlier, at the same time as the view's file, made the
+// first paint later and Python no earlier here). The wait is bounded: a
+// view file that never ends only costs FIRST_VIEW_WAIT_MS.
 const FIRST_VIEW_WAIT_MS = 3000;
 let firstViewDeadline = null;
-
-async function letDownloadsStart(arrived) {
-  arrived();
-  await new Promise((resolve) => setTimeout(resolve)); // the boot's fetches go out first
-}
 
 async function boot() {
   chrome.hideFault();
@@ -528,15 +527,13 @@ async function boot() {
   if (!manifest) manifest = await loadManifest();
   if (!painted) {
     prepared = new Prepared(manifest.prepared && manifest.prepared[labName]);
-    let arrived;
-    const viewIn = new Promise((resolve) => { arrived = resolve; });
-    painted = paintFromURL(arrived).then((ok) => {
+    painted = paintFromURL().then((ok) => {
       paintedPrepared = ok;
       if (ok && !live) enableControls();
       return ok;
     }, () => false);
     firstViewDeadline = new Promise((resolve) => setTimeout(resolve, FIRST_VIEW_WAIT_MS));
-    await Promise.race([viewIn, painted, firstViewDeadline]);
+    await Promise.race([painted, firstViewDeadline]);
   }
   const runtime = pickRuntime(manifest, requestedRuntime);
   if (requestedRuntime !== null && requestedRuntime !== runtime.name && !pageNotices.length) {
@@ -561,13 +558,28 @@ async function boot() {
   await (preLive = preLive.then(goLive));
 }
 
+// Python is live once lab_core is imported. Its view of the URL's state is
+// asked for first (the worker answers in order, so every later change comes
+// after it). When the page already shows that state from the build's
+// prepared view, the lab is ready at once and Python's view confirms it
+// when it arrives (about a second of the first view's training and √dₖ
+// measurements, here); otherwise the page waits for Python's view.
 async function goLive() {
-  const reply = await ask({ lab: labName, from: "url", state: paramsFromURL() });
+  const asked = ask({ lab: labName, from: "url", state: paramsFromURL() });
+  const shown = paintedPrepared && !urlPending && state !== null;
+  if (shown) becomeReady(); // the URL's state is on screen, and Python answers
+  const reply = await asked;
   if (!reply.ok) throw new LoadError("runtime", null, reply.error);
   const scrollToPanel = "panel" in paramsFromURL() && !paintedPrepared;
   urlPending = false;
   show(reply.view, "python", { scrollToPanel });
   pageNotices.length = 0;
+  performance.mark("lab:confirmed"); // Python's own view is on screen; read by scripts/bench.py
+  if (!shown) becomeReady();
+}
+
+function becomeReady() {
+  live = true;
   lab.runtime = python.info;
   chrome.showRuntime(python.info);
   have.clear(); // the worker has its copy; free the page's
