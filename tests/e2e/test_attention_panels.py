@@ -259,3 +259,39 @@ def test_narrow_screens_do_not_scroll_sideways(lab):
         lab.page.set_viewport_size({"width": 390, "height": 844})
         lab.open(lab.base_url + page_name)
         assert lab.page.evaluate("document.documentElement.scrollWidth") <= 390, page_name
+
+
+# Every table the page shows (a hidden part keeps what it last drew), as
+# text, and the vector editor's fields.
+PAGE_TEXT = """() => ({
+  tables: [...document.querySelectorAll('main table')].filter((t) => t.getClientRects().length)
+    .map((t) => [t.id, t.innerText]),
+  titles: [...document.querySelectorAll('#score-tables td[title], #score-tables .row-pick')]
+    .map((n) => n.title),
+  fields: [...document.querySelectorAll('.vectors input')].map((i) => [i.getAttribute('aria-label'), i.value]),
+})"""
+
+
+def test_redraws_reuse_tables_and_read_like_a_fresh_page(lab):
+    # Tables are relabelled in place when only their words change, and the
+    # «todas» tables are set aside and put back: none of that may leave a
+    # stale word, title or number behind.
+    lab.open(lab.base_url, "?mask=bidirectional")
+    lab.page.evaluate("() => { window.__scores = document.querySelector('#table-scores'); }")
+    lab.choose("Frase", "El banco de crédito")
+    assert lab.page.evaluate("() => document.querySelector('#table-scores') === window.__scores")
+    view = expected(sentence="credito", mask="bidirectional")
+    assert lab.table("Puntuaciones") == rows_text(view["tables"][0]["scores"])
+    assert "Ver la cuenta de «banco» → «crédito»" in lab.page.evaluate(PAGE_TEXT)["titles"]
+    for head in ("todas (concatenar y W_O)", "pista financiera", "todas (concatenar y W_O)",
+                 "token anterior"):
+        lab.choose("Cabeza", head)
+    lab.choose("Frase", "El banco del parque")
+    shown = lab.page.evaluate(PAGE_TEXT)
+    assert lab.page.locator("#table-scores").count() == 1
+    fresh = lab.page.context.new_page()
+    fresh.goto(lab.base_url + lab.page.evaluate("location.search"))
+    fresh.evaluate("window.lab.ready")
+    fresh.wait_for_selector("body[data-live='true']", state="attached")
+    assert fresh.evaluate(PAGE_TEXT) == shown
+    fresh.close()

@@ -40,30 +40,48 @@ export function renderBuilder(node, builder) {
 
 // For each shown head, every word's q, k and v as two text fields (a
 // decimal comma is fine). Fields update in place, never under the cursor.
+// A head's table is built once per shape (its words and labels) and kept:
+// switching heads, or to «todas» and back, moves built tables in and out.
+const KEPT_TABLES = 16;
+const built = new WeakMap(); // node -> Map(shape -> {box, inputs, cells, reset})
+
 export function renderVectors(node, vectors) {
-  const shape = JSON.stringify(vectors.tables.map((t) => [t.head, t.rows.length]));
-  if (node.dataset.shape !== shape) {
-    node.dataset.shape = shape;
-    node.replaceChildren(...vectors.tables.map(buildVectorTable));
+  if (!built.has(node)) built.set(node, new Map());
+  const kept = built.get(node);
+  const shown = vectors.tables.map((table) => {
+    const shape = JSON.stringify([table.head, table.caption, table.label, table.rows.map(
+      (row) => [row.word, row.cells.map((cell) => [cell.name, cell.role, cell.label])])]);
+    if (!kept.has(shape)) {
+      kept.set(shape, buildVectorTable(table));
+      if (kept.size > KEPT_TABLES) kept.delete(kept.keys().next().value);
+    }
+    return [table, kept.get(shape)];
+  });
+  const boxes = shown.map(([, parts]) => parts.box);
+  if (boxes.length !== node.children.length || boxes.some((box, i) => node.children[i] !== box)) {
+    node.replaceChildren(...boxes);
   }
-  vectors.tables.forEach((table) => {
+  for (const [table, parts] of shown) {
     for (const row of table.rows) {
       for (const cell of row.cells) {
-        for (const [index, value] of [[0, cell.x], [1, cell.y]]) {
-          const input = node.querySelector(`input[data-vec="${cell.name}"][data-index="${index}"]`);
+        [cell.x, cell.y].forEach((value, index) => {
+          const input = parts.inputs.get(`${cell.name}|${index}`);
           if (document.activeElement !== input && input.value !== value) input.value = value;
-        }
-        const box = node.querySelector(`[data-cell="${cell.name}"]`);
+        });
+        const box = parts.cells.get(cell.name);
         box.classList.toggle("edited", cell.edited);
-        box.querySelector(".vec-original").textContent = cell.edited ? `artículo: ${cell.original}` : "";
+        const original = cell.edited ? `artículo: ${cell.original}` : "";
+        if (box.lastChild.textContent !== original) box.lastChild.textContent = original;
       }
     }
-    const reset = node.querySelector(`button[data-vec-reset="${table.head}"]`);
-    turnOff(reset, table.edited === 0);
-  });
+    turnOff(parts.reset, table.edited === 0);
+  }
 }
 
+// -> {box, inputs: Map("name|index" -> input), cells: Map(name -> td), reset}
 function buildVectorTable(table) {
+  const inputs = new Map();
+  const cells = new Map();
   const box = el("div", undefined, "vec-table-box");
   const element = el("table", undefined, "lab-table vec-table");
   element.append(el("caption", table.caption));
@@ -88,11 +106,13 @@ function buildVectorTable(table) {
         input.dataset.index = String(index);
         input.setAttribute("aria-label", `${cell.label}, coordenada ${index + 1}`);
         input.setAttribute("aria-describedby", "err-vec");
+        inputs.set(`${cell.name}|${index}`, input);
         pair.append(input);
         if (index === 0) pair.append(";");
       });
       pair.append(")");
       td.append(pair, el("span", "", "vec-original"));
+      cells.set(cell.name, td);
       tr.append(td);
     }
     body.append(tr);
@@ -102,5 +122,5 @@ function buildVectorTable(table) {
   reset.type = "button";
   reset.dataset.vecReset = table.head;
   box.append(element, reset);
-  return box;
+  return { box, inputs, cells, reset };
 }

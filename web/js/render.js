@@ -62,9 +62,36 @@ function renderNumber(node, control) {
   }
 }
 
+// What makes a table's DOM: its id and dimensions. Its words (corner,
+// column and row labels) are written in place, so another sentence of the
+// same length redraws no table.
 function tableShape(table) {
-  return JSON.stringify([table.id, table.corner, table.columns,
-    table.rows.map((row) => [row.label, row.cells.length])]);
+  return JSON.stringify([table.id, table.columns.length, table.rows.map((row) => row.cells.length)]);
+}
+
+function relabel(element, table) {
+  const heads = element.tHead.rows[0].cells;
+  renderText(heads[0], table.corner);
+  table.columns.forEach((column, j) => renderText(heads[j + 1], column));
+  const grid = element.getAttribute("role") === "grid";
+  const rows = element.tBodies[0].rows;
+  table.rows.forEach((row, i) => {
+    const th = rows[i].cells[0];
+    const pick = th.firstElementChild;
+    if (pick) {
+      renderText(pick, row.label);
+      setTitle(pick, `Elegir «${row.label}»`);
+    } else {
+      renderText(th, row.label);
+    }
+    if (grid) {
+      table.columns.forEach((column, j) => setTitle(rows[i].cells[j + 1], `Ver la cuenta de «${row.label}» → «${column}»`));
+    }
+  });
+}
+
+function setTitle(node, title) {
+  if (node.title !== title) node.title = title;
 }
 
 function fillCell(td, cell, heat) {
@@ -107,7 +134,7 @@ function buildTable(node, table) {
   element.append(el("caption", table.caption));
   const grid = Boolean(node.dataset.pickCell);
   if (grid) element.setAttribute("role", "grid"); // one tab stop; arrows move (classroom.js)
-  const head = tableHead(table.corner, table.columns);
+  const head = tableHead("", table.columns.map(() => "")); // words: relabel()
   const body = el("tbody");
   const pickable = node.dataset.pick;
   table.rows.forEach((row, i) => {
@@ -115,15 +142,12 @@ function buildTable(node, table) {
     const th = el("th");
     th.scope = "row";
     if (pickable) {
-      const pick = el("button", row.label, "row-pick");
+      const pick = el("button", undefined, "row-pick");
       pick.type = "button";
       if (grid) pick.tabIndex = -1;
       pick.dataset.pick = pickable;
       pick.dataset.value = String(i);
-      pick.title = `Elegir «${row.label}»`;
       th.append(pick);
-    } else {
-      th.textContent = row.label;
     }
     tr.append(th, ...row.cells.map((_, j) => {
       const td = el("td");
@@ -131,7 +155,6 @@ function buildTable(node, table) {
         td.tabIndex = -1;
         td.dataset.row = String(i);
         td.dataset.col = String(j);
-        td.title = `Ver la cuenta de «${row.label}» → «${table.columns[j]}»`;
       }
       return td;
     }));
@@ -188,6 +211,7 @@ function renderTable(node, table) {
     overflow.observe(element);
   }
   renderText(element.caption, table.caption);
+  relabel(element, table);
   element.classList.toggle("heat", heat);
   const rows = element.tBodies[0].rows;
   table.rows.forEach((row, i) => {
@@ -302,24 +326,35 @@ function renderPanelLink(node, item) {
 
 // Each item is a clone of the template's single root element (or, with
 // several roots, a <div> around them), drawn with the item as its scope.
+// With data-keep, items beyond the list are set aside (out of the page) and
+// put back when the list grows again: one head and «todas» take turns
+// without building the same tables again.
+const setAside = new WeakMap(); // node -> items out of the page, last out first
+
 function renderEach(node, items) {
   const template = node.querySelector(":scope > template");
   if (!template) throw new Error("«each» necesita un <template>");
+  const keep = "keep" in node.dataset;
+  if (keep && !setAside.has(node)) setAside.set(node, []);
   const current = [...node.children].filter((child) => child !== template);
-  while (current.length > items.length) current.pop().remove();
+  while (current.length > items.length) {
+    const item = current.pop();
+    item.remove();
+    if (keep) setAside.get(node).push(item);
+  }
   while (current.length < items.length) {
     const roots = template.content.children;
-    let item;
-    if (roots.length === 1) {
+    let item = keep ? setAside.get(node).pop() : undefined; // as it was when set aside
+    if (!item && roots.length === 1) {
       item = roots[0].cloneNode(true);
-    } else {
+    } else if (!item) {
       item = el("div", undefined, "each-item");
       item.append(template.content.cloneNode(true));
     }
     node.append(item);
     current.push(item);
   }
-  items.forEach((item, i) => renderNode(current[i], item));
+  items.forEach((item, i) => renderTree(current[i], item));
 }
 
 function renderWith(node, value) {
@@ -356,40 +391,68 @@ const RENDERERS = {
 // focus).
 const drawn = new WeakMap();
 
-// Walk the tree: a node with data-render draws from `scope`; `each` and
-// `with` draw their own children, so the walk stops there.
+// The elements under `node` that draw (data-render), found once per node:
+// the page's own markup never changes around them, and what a renderer
+// draws inside its element is its own (no data-render there), so a redraw
+// visits only these, not every cell of every table. `flag` only sets an
+// attribute: the elements inside it draw too.
+const targets = new WeakMap();
+
+function targetsOf(node) {
+  let list = targets.get(node);
+  if (!list) {
+    list = [];
+    const walk = (parent) => {
+      for (const child of parent.children) {
+        if (child.tagName === "TEMPLATE") continue;
+        if (child.dataset.render) {
+          list.push(child);
+          if (child.dataset.render !== "flag") continue;
+        }
+        walk(child);
+      }
+    };
+    walk(node);
+    targets.set(node, list);
+  }
+  return list;
+}
+
+// Draw one element that has data-render, from `scope`; `each` and `with`
+// draw their own children.
 function renderNode(node, scope) {
   const name = node.dataset.render;
-  if (name) {
-    const renderer = RENDERERS[name];
-    if (!renderer) throw new Error(`no hay un dibujante llamado «${name}»`);
-    const value = lookup(scope, node.dataset.source);
-    if (value !== null && typeof value === "object") {
-      const last = drawn.get(node);
-      if (!last || last.value !== value) {
-        const text = JSON.stringify(value);
-        if (!last || last.text !== text) renderer(node, value);
-        drawn.set(node, { value, text }); // only once it drew whole
-      }
-    } else {
-      renderer(node, value);
+  const renderer = RENDERERS[name];
+  if (!renderer) throw new Error(`no hay un dibujante llamado «${name}»`);
+  const value = lookup(scope, node.dataset.source);
+  if (value !== null && typeof value === "object") {
+    const last = drawn.get(node);
+    if (!last || last.value !== value) {
+      const text = JSON.stringify(value);
+      if (!last || last.text !== text) renderer(node, value);
+      drawn.set(node, { value, text }); // only once it drew whole
     }
-    if (name === "each" || name === "with") return;
+  } else {
+    renderer(node, value);
   }
-  renderChildren(node, scope);
 }
 
 function renderChildren(node, scope) {
-  for (const child of node.children) {
-    if (child.tagName !== "TEMPLATE") renderNode(child, scope);
-  }
+  for (const target of targetsOf(node)) renderNode(target, scope);
+}
+
+// An element that may or may not draw itself, and what draws inside it.
+function renderTree(node, scope) {
+  const name = node.dataset.render;
+  if (name) renderNode(node, scope);
+  if (!name || name === "flag") renderChildren(node, scope);
 }
 
 // `skip`: children of root not to draw this time (a first paint draws the
 // panels on screen first; main.js draws the rest a moment later).
 export function renderView(root, view, { skip = null } = {}) {
   for (const child of root.children) {
-    if (child.tagName !== "TEMPLATE" && !(skip && skip.has(child))) renderNode(child, view);
+    if (child.tagName !== "TEMPLATE" && !(skip && skip.has(child))) renderTree(child, view);
   }
   for (const node of root.querySelectorAll(".predict[data-hides]")) applyVeil(node);
   for (const input of root.querySelectorAll("[data-key]")) {
