@@ -23,6 +23,13 @@ to the longest sentence, padding hidden by the mask). `forward` computes the
 full matrix of one sentence with `lab_core.attention`, for the page; the
 tests check that both agree.
 
+The two runs train side by side: `banco_forward` and `backward` accept
+weights with a leading runs axis (shapes below read [..., n_sent, d_k]: the
+«...» is that axis, or nothing for one run), and every sum runs over the
+sentence axes of each run only, so a run never sees the other. One step of
+both runs is one pass of NumPy calls on arrays twice as long: in the
+browser, where each NumPy call has a fixed cost, that halves the time.
+
 The trajectory
 --------------
 `train(lr, seed, steps, mask_kind)` returns a plain dict (arrays indexed by
@@ -174,41 +181,53 @@ def encode_corpus(sentences):
     return {"x": x, "real": real, "labels": labels}
 
 
-def _visible(batch, mask_kind):  # -> [n_sent, n_max] bool
+def _visible(batch, mask_kind):  # -> [n_sent, n_max] bool, or [n_runs, ...] for a tuple
     """The mask's banco row, and padding hidden: −∞ before softmax, weight 0.
-    Made once per batch and mask (training reads it a thousand times)."""
+    A tuple of masks gives one row per run. Made once per batch and mask
+    (training reads it a thousand times)."""
     key = ("visible", mask_kind)
     if key not in batch:
-        batch[key] = make_mask(mask_kind, batch["x"].shape[1])[BANCO_POSITION] & batch["real"]
+        if isinstance(mask_kind, tuple):
+            batch[key] = np.stack([_visible(batch, kind) for kind in mask_kind])
+        else:
+            batch[key] = make_mask(mask_kind, batch["x"].shape[1])[BANCO_POSITION] & batch["real"]
     return batch[key]
 
 
 def banco_forward(params, batch, mask_kind):
-    # x [n_sent, n_max, d_model] -> q [n_sent, d_k], k [n_sent, n_max, d_k],
-    #   v [n_sent, n_max, d_v], visible, scores, weights [n_sent, n_max], out [n_sent, d_v],
-    #   logits, log_probs, probs [n_sent, n_senses], loss (float)
-    """Banco's row of attention for every sentence at once, and the loss."""
+    # x [n_sent, n_max, d_model], weights [..., d_model, d_k] ->
+    #   q [..., n_sent, d_k], k [..., n_sent, n_max, d_k], v [..., n_sent, n_max, d_v],
+    #   visible, scores, weights [..., n_sent, n_max], out [..., n_sent, d_v],
+    #   logits, log_probs, probs [..., n_sent, n_senses], loss (float, or [n_runs])
+    """Banco's row of attention for every sentence at once, and the loss.
+    With a runs axis on the weights, `mask_kind` is a tuple: one per run."""
     x, labels = batch["x"], batch["labels"]
     n_sent, n_max, _ = x.shape
+    runs = params["w_q"].shape[:-2]                             # () or (n_runs,)
     x_flat = x.reshape(n_sent * n_max, D_MODEL)                 # [n_sent·n_max, d_model]
-    q = x[:, BANCO_POSITION] @ params["w_q"]                    # [n_sent, d_k]
-    k = (x_flat @ params["w_k"]).reshape(n_sent, n_max, D_K)    # [n_sent, n_max, d_k]
-    v = (x_flat @ params["w_v"]).reshape(n_sent, n_max, D_V)    # [n_sent, n_max, d_v]
+    q = x[:, BANCO_POSITION] @ params["w_q"]                    # [..., n_sent, d_k]
+    k = (x_flat @ params["w_k"]).reshape(runs + (n_sent, n_max, D_K))  # [..., n_sent, n_max, d_k]
+    v = (x_flat @ params["w_v"]).reshape(runs + (n_sent, n_max, D_V))  # [..., n_sent, n_max, d_v]
     # q·k_j/√d_k for every key j: the √d_k keeps the spread near 1 (Vaswani
     # et al., 2017, §3.2.1).
-    scores = np.sum(q[:, None, :] * k, axis=-1) / math.sqrt(D_K)  # [n_sent, n_max]
+    scores = np.sum(q[..., None, :] * k, axis=-1) / math.sqrt(D_K)  # [..., n_sent, n_max]
     visible = _visible(batch, mask_kind)
-    weights = softmax(apply_mask(scores, visible))              # [n_sent, n_max]
-    out = np.sum(weights[:, :, None] * v, axis=1)               # Σ_j weights_j·v_j: [n_sent, d_v]
-    logits = readout(out, params["w_r"], params["b_r"])         # [n_sent, n_senses]
+    weights = softmax(apply_mask(scores, visible))              # [..., n_sent, n_max]
+    out = np.sum(weights[..., None] * v, axis=-2)               # Σ_j weights_j·v_j: [..., n_sent, d_v]
+    logits = readout(out, params["w_r"], params["b_r"][..., None, :])  # [..., n_sent, n_senses]
     log_probs = log_softmax(logits)
     # 0.0 − mean, not −mean: a perfect fit reads 0, never −0.
-    loss = 0.0 - float(np.mean(log_probs[np.arange(n_sent), labels]))
+    loss = 0.0 - np.mean(log_probs[..., np.arange(n_sent), labels], axis=-1)
+    loss = float(loss) if not runs else loss
     return {
         "q": q, "k": k, "v": v, "visible": visible, "scores": scores,
         "weights": weights, "out": out, "logits": logits,
         "log_probs": log_probs, "probs": softmax(logits), "loss": loss,
     }
+
+
+def _t(a):  # [..., m, n] -> [..., n, m]: each run's matrix transposed
+    return np.swapaxes(a, -1, -2)
 
 
 def backward(params, batch, f):  # params, batch, banco_forward(...) -> grads like params
@@ -218,22 +237,23 @@ def backward(params, batch, f):  # params, batch, banco_forward(...) -> grads li
     """
     x, labels = batch["x"], batch["labels"]
     n_sent, n_max, _ = x.shape
+    runs = params["w_q"].shape[:-2]                             # () or (n_runs,)
     q, k, v, weights = f["q"], f["k"], f["v"], f["weights"]
 
     # Softmax + cross-entropy together: ∂(−ln p_y)/∂logits = p − onehot(y);
     # the mean over the corpus divides by n_sent.
     target = np.zeros((n_sent, N_SENSES))
     target[np.arange(n_sent), labels] = 1.0
-    g_logits = (f["probs"] - target) / n_sent                   # [n_sent, n_senses]
+    g_logits = (f["probs"] - target) / n_sent                   # [..., n_sent, n_senses]
 
     # logits = out·W_R + b_R
-    g_w_r = f["out"].T @ g_logits                               # [d_v, n_sent]·[n_sent, n_senses] -> [d_v, n_senses]
-    g_b_r = np.sum(g_logits, axis=0)                            # [n_senses]: b_R is added to every sentence
-    g_out = g_logits @ params["w_r"].T                          # [n_sent, n_senses]·[n_senses, d_v] -> [n_sent, d_v]
+    g_w_r = _t(f["out"]) @ g_logits                              # [d_v, n_sent]·[n_sent, n_senses] -> [d_v, n_senses]
+    g_b_r = np.sum(g_logits, axis=-2)                           # [n_senses]: b_R is added to every sentence
+    g_out = g_logits @ _t(params["w_r"])                         # [n_sent, n_senses]·[n_senses, d_v] -> [n_sent, d_v]
 
     # out = Σ_j weights_j·v_j: each weight meets its value, each value its weight.
-    g_weights = np.sum(g_out[:, None, :] * v, axis=-1)          # g_out·v_j: [n_sent, n_max]
-    g_v = weights[:, :, None] * g_out[:, None, :]               # weights_j·g_out: [n_sent, n_max, d_v]
+    g_weights = np.sum(g_out[..., None, :] * v, axis=-1)        # g_out·v_j: [..., n_sent, n_max]
+    g_v = weights[..., None] * g_out[..., None, :]              # weights_j·g_out: [..., n_sent, n_max, d_v]
 
     # Softmax Jacobian: ∂weights_i/∂scores_j = weights_i·(δ_ij − weights_j), so
     # g_scores_j = weights_j·(g_weights_j − Σ_i weights_i·g_weights_i).
@@ -242,16 +262,16 @@ def backward(params, batch, f):  # params, batch, banco_forward(...) -> grads li
     g_scores = weights * (g_weights - np.sum(weights * g_weights, axis=-1, keepdims=True))
 
     # scores_j = q·k_j/√d_k: the same 1/√d_k scales both gradients.
-    g_q = np.sum(g_scores[:, :, None] * k, axis=1) / math.sqrt(D_K)      # Σ_j g_scores_j·k_j: [n_sent, d_k]
-    g_k = g_scores[:, :, None] * q[:, None, :] / math.sqrt(D_K)          # g_scores_j·q: [n_sent, n_max, d_k]
+    g_q = np.sum(g_scores[..., None] * k, axis=-2) / math.sqrt(D_K)      # Σ_j g_scores_j·k_j: [..., n_sent, d_k]
+    g_k = g_scores[..., None] * q[..., None, :] / math.sqrt(D_K)         # g_scores_j·q: [..., n_sent, n_max, d_k]
 
     # q = x_banco·W_Q, k = x·W_K, v = x·W_V, so ∂loss/∂W = xᵀ·∂loss/∂(x·W),
     # summed over sentences and positions. With one-hot x, each word's row of
     # W collects the gradients of the slots where that word appears.
     x_flat = x.reshape(n_sent * n_max, D_MODEL)                 # [n_sent·n_max, d_model]
     g_w_q = x[:, BANCO_POSITION].T @ g_q                        # [d_model, n_sent]·[n_sent, d_k] -> [d_model, d_k]
-    g_w_k = x_flat.T @ g_k.reshape(n_sent * n_max, D_K)         # [d_model, n_sent·n_max]·[n_sent·n_max, d_k]
-    g_w_v = x_flat.T @ g_v.reshape(n_sent * n_max, D_V)         # [d_model, n_sent·n_max]·[n_sent·n_max, d_v]
+    g_w_k = x_flat.T @ g_k.reshape(runs + (n_sent * n_max, D_K))  # [d_model, n_sent·n_max]·[n_sent·n_max, d_k]
+    g_w_v = x_flat.T @ g_v.reshape(runs + (n_sent * n_max, D_V))  # [d_model, n_sent·n_max]·[n_sent·n_max, d_v]
     return {"w_q": g_w_q, "w_k": g_w_k, "w_v": g_w_v, "w_r": g_w_r, "b_r": g_b_r}
 
 
@@ -304,46 +324,76 @@ def _all_finite(*arrays):
 
 def train(lr=DEFAULT_LR, seed=DEFAULT_SEED, steps=MAX_STEPS, mask_kind="bidirectional"):
     # -> trajectory dict (see the module docstring)
-    """Full-batch gradient descent: params ← params − lr·grads, `steps` times.
+    """Full-batch gradient descent: params ← params − lr·grads, `steps` times."""
+    return _train_runs(lr, seed, steps, (mask_kind,))[mask_kind]
+
+
+def train_both(lr=DEFAULT_LR, seed=DEFAULT_SEED, steps=MAX_STEPS):
+    # -> {"causal": trajectory, "bidirectional": trajectory}
+    """The same head, the same initial weights (init_params(seed)), two masks,
+    trained side by side (see the module docstring)."""
+    return _train_runs(lr, seed, steps, ("causal", "bidirectional"))
+
+
+def _train_runs(lr, seed, steps, mask_kinds):
+    # -> {mask_kind: trajectory}
+    """One run per mask, all from init_params(seed), stepped together.
 
     The test sentences ride along in the same forward pass as the training
-    ones (one pass a step instead of two; every row is computed on its own,
-    and no gradient flows from them): only the first n_train rows reach
-    `backward`.
+    ones (every row is computed on its own, and no gradient flows from
+    them): only the first n_train rows reach `backward`. A run that stops
+    (see «Divergence» in the module docstring) keeps being computed with
+    the others, but its record is frozen: nothing of it reaches the rest.
     """
     check_training_args(lr, seed, steps)
-    make_mask(mask_kind, 1)  # an unknown mask fails here, before any work
-    n_train = len(TRAIN_SENTENCES)
+    for kind in mask_kinds:
+        make_mask(kind, 1)  # an unknown mask fails here, before any work
+    n_runs, n_train = len(mask_kinds), len(TRAIN_SENTENCES)
     batch = encode_corpus(list(TRAIN_SENTENCES) + list(TEST_SENTENCES))
     labels = batch["labels"]
-    train_batch = {"x": batch["x"][:n_train], "labels": labels[:n_train]}
+    train_batch = {"x": batch["x"][:n_train], "labels": labels[:n_train],
+                   ("visible", mask_kinds): _visible(batch, mask_kinds)[:, :n_train]}
     rows = np.arange(len(labels))
-    params = init_params(seed)
-    records, stopped_at = [], None
+    start = init_params(seed)
+    params = {name: np.stack([start[name]] * n_runs) for name in PARAM_NAMES}  # [n_runs, ...]
+    records = [[] for _ in mask_kinds]
+    stopped_at = [None] * n_runs
+    running = list(range(n_runs))
     # A diverging run overflows on purpose; it is caught by the checks below.
     with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
         for step in range(steps + 1):
-            f = banco_forward(params, batch, mask_kind)
+            f = banco_forward(params, batch, mask_kinds)
             # 0.0 − mean, not −mean: a perfect fit reads 0, never −0.
-            picked = f["log_probs"][rows, labels]
-            loss = 0.0 - float(np.mean(picked[:n_train]))
-            test_loss = 0.0 - float(np.mean(picked[n_train:]))
-            if not (math.isfinite(loss) and math.isfinite(test_loss)
-                    and np.isfinite(f["probs"]).all()):
-                # Step 0 (small initial weights) is always finite.
-                stopped_at = step - 1
+            picked = f["log_probs"][:, rows, labels]                # [n_runs, n_sent]
+            for r in list(running):
+                loss = 0.0 - float(np.mean(picked[r, :n_train]))
+                test_loss = 0.0 - float(np.mean(picked[r, n_train:]))
+                if not (math.isfinite(loss) and math.isfinite(test_loss)
+                        and np.isfinite(f["probs"][r]).all()):
+                    # Step 0 (small initial weights) is always finite.
+                    stopped_at[r] = step - 1
+                    running.remove(r)
+                    continue
+                records[r].append(({name: params[name][r] for name in PARAM_NAMES},
+                                   loss, test_loss, f["probs"][r]))
+            if step == steps or not running:
                 break
-            records.append((params, loss, test_loss, f["probs"]))
-            if step == steps:
-                break
-            grads = backward(params, train_batch, {name: f[name][:n_train] for name in (
+            grads = backward(params, train_batch, {name: f[name][:, :n_train] for name in (
                 "q", "k", "v", "weights", "out", "probs")})
             params = {name: params[name] - lr * grads[name] for name in PARAM_NAMES}
-            if not _all_finite(*params.values()):
-                stopped_at = step
+            for r in list(running):
+                if not _all_finite(*(params[name][r] for name in PARAM_NAMES)):
+                    stopped_at[r] = step
+                    running.remove(r)
+            if not running:
                 break
+    return {kind: _trajectory(kind, lr, seed, steps, stopped_at[r], records[r], labels, n_train)
+            for r, kind in enumerate(mask_kinds)}
+
+
+def _trajectory(mask_kind, lr, seed, steps, stopped_at, records, labels, n_train):
     # After a stop, later steps repeat the last finite one.
-    records += [records[-1]] * (steps + 1 - len(records))
+    records = records + [records[-1]] * (steps + 1 - len(records))
     probs = np.array([r[3] for r in records])                   # [steps + 1, n_sent, n_senses]
     right = np.argmax(probs, axis=-1) == labels                 # [steps + 1, n_sent]
     return {
@@ -357,12 +407,6 @@ def train(lr=DEFAULT_LR, seed=DEFAULT_SEED, steps=MAX_STEPS, mask_kind="bidirect
         "test_probs": probs[:, n_train:],
         "params": {name: np.array([r[0][name] for r in records]) for name in PARAM_NAMES},
     }
-
-
-def train_both(lr=DEFAULT_LR, seed=DEFAULT_SEED, steps=MAX_STEPS):
-    # -> {"causal": trajectory, "bidirectional": trajectory}
-    """The same head, the same initial weights (init_params(seed)), two masks."""
-    return {kind: train(lr, seed, steps, kind) for kind in ("causal", "bidirectional")}
 
 
 def params_at(trajectory, step):  # trajectory, int -> params of that step

@@ -311,6 +311,44 @@ def test_a_huge_learning_rate_stops_at_the_last_finite_step():
         assert_all_finite(run)
 
 
+@pytest.mark.parametrize("lr", [DEFAULT_LR, 1e6, 1e8])
+def test_runs_trained_side_by_side_equal_runs_trained_alone(lr):
+    # train_both steps both masks together (a runs axis on every array);
+    # each must be bit for bit the run trained on its own, including when
+    # one run stops and the other goes on (1e6: only the causal run stops).
+    both = T.train_both(lr, DEFAULT_SEED, 120)
+    for mask_kind in MASKS:
+        alone = T.train(lr, DEFAULT_SEED, 120, mask_kind)
+        together = both[mask_kind]
+        assert together["stopped_at"] == alone["stopped_at"]
+        for key, value in alone.items():
+            if key == "params":
+                for name in value:
+                    assert np.array_equal(together[key][name], value[name]), name
+            elif isinstance(value, np.ndarray):
+                assert np.array_equal(together[key], value), key
+            else:
+                assert together[key] == value, key
+    if lr == 1e6:
+        assert both["causal"]["stopped_at"] is not None and both["bidirectional"]["stopped_at"] is None
+
+
+def test_the_batched_forward_and_backward_equal_one_run_at_a_time():
+    params = [T.init_params(seed) for seed in (1, 2)]
+    stacked = {name: np.stack([p[name] for p in params]) for name in T.PARAM_NAMES}
+    batch = T.encode_corpus(TRAIN_SENTENCES)
+    masks = ("causal", "bidirectional")
+    f = T.banco_forward(stacked, batch, masks)
+    grads = T.backward(stacked, batch, f)
+    for r, mask_kind in enumerate(masks):
+        one = T.banco_forward(params[r], batch, mask_kind)
+        assert np.allclose(f["loss"][r], one["loss"], rtol=1e-14)
+        assert np.allclose(f["probs"][r], one["probs"], rtol=1e-14, atol=0)
+        _, alone = T.loss_and_grads(params[r], batch, mask_kind)
+        for name in T.PARAM_NAMES:
+            assert np.allclose(grads[name][r], alone[name], rtol=1e-12, atol=1e-15), name
+
+
 def test_a_first_update_that_overflows_stops_at_step_0():
     run = T.train(1e200, DEFAULT_SEED, 10, "bidirectional")
     assert run["stopped_at"] == 0
