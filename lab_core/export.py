@@ -2,9 +2,12 @@
 
 The page's tables already hold every number as Spanish text (1,41; −∞;
 3.150.336): the exports copy those texts, never re-format the values, so a
-table pasted into a spreadsheet, a course page or a paper reads exactly as
-on screen. CSV uses ';' between fields, as spreadsheets in Spanish expect
-(the decimal comma is taken).
+table pasted into a course page or a paper reads exactly as on screen.
+CSV is for spreadsheets, which read a cell as a number only in their own
+spelling: it uses ';' between fields, as spreadsheets in Spanish expect
+(the decimal comma is taken), and a cell that is one number is written the
+way they read it (`spreadsheet_text`: −0,53 -> -0,53, 5,4·10⁻⁴ -> 5,4E-4,
+33,28 % -> 33,28%). Every other text (−∞, (1; 0), < 10⁻¹²) is copied as shown.
 """
 from __future__ import annotations
 
@@ -35,10 +38,40 @@ def grid(table):
     return rows
 
 
+SUPERSCRIPTS = {"⁻": "-", "⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5",
+                "⁶": "6", "⁷": "7", "⁸": "8", "⁹": "9"}
+
+# The lab's spellings of one number (display.py): 1,41  −0,53  3.150.336
+# 5,4·10⁻⁴  33,28 %. The sign is U+2212 on screen.
+_DECIMAL = r"[−-]?(?:\d{1,3}(?:\.\d{3})+|\d+)(?:,\d+)?"
+_NUMBER = re.compile(r"^(%s)$" % _DECIMAL)
+_SCIENTIFIC = re.compile(r"^(%s)·10([⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)$" % _DECIMAL)
+_PERCENT = re.compile(r"^(%s) %%$" % _DECIMAL)
+
+
+def spreadsheet_text(text):
+    """A cell that is one number, spelled as a spreadsheet in Spanish reads a
+    number: '−0,53' -> '-0,53', '5,4·10⁻⁴' -> '5,4E-4', '33,28 %' -> '33,28%'.
+    Any other text is returned as it is."""
+    number = _NUMBER.match(text)
+    if number:
+        return number.group(1).replace("−", "-")
+    scientific = _SCIENTIFIC.match(text)
+    if scientific:
+        exponent = "".join(SUPERSCRIPTS[c] for c in scientific.group(2))
+        return "%sE%s" % (scientific.group(1).replace("−", "-"), exponent)
+    percent = _PERCENT.match(text)
+    if percent:
+        return percent.group(1).replace("−", "-") + "%"
+    return text
+
+
 def to_csv(table):
     out = io.StringIO()
     writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
-    writer.writerows(grid(table))
+    rows = grid(table)
+    writer.writerow(rows[0])
+    writer.writerows([row[0]] + [spreadsheet_text(text) for text in row[1:]] for row in rows[1:])
     return out.getvalue()
 
 
@@ -54,10 +87,6 @@ def to_markdown(table):
     for row in rows[1:]:
         lines.append("| " + " | ".join(_markdown_text(t) for t in row) + " |")
     return "\n".join(lines) + "\n"
-
-
-SUPERSCRIPTS = {"⁻": "-", "⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5",
-                "⁶": "6", "⁷": "7", "⁸": "8", "⁹": "9"}
 
 
 def latex_text(text):

@@ -7,6 +7,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from lab_core import attention_lab
+from lab_core.export import spreadsheet_text
 from lab_core.views import answer
 
 ATTENTION_PANELS = ["puntuacion", "mezcla", "cabezas", "mascara", "rope", "entrenamiento", "cache"]
@@ -140,13 +141,14 @@ def test_every_table_exports_exactly_what_it_shows(lab):
     download = info.value
     assert download.suggested_filename == "puntuaciones.csv"
     assert open(download.path(), encoding="utf-8-sig", newline="").read() == expected["csv"]
-    # The exported table reads like the one on screen, cell by cell.
+    # The exported table reads like the one on screen, cell by cell (a number
+    # spelled as a spreadsheet reads one: −2,83 -> -2,83; test_export.py).
     dialog.get_by_role("button", name="Cerrar").click()
     rows = [line.split(";") for line in expected["csv"].strip().split("\r\n")]
     shown = lab.table("Puntuaciones")
     assert list(shown) == [row[0] for row in rows[1:]], (list(shown), rows)
     for row in rows[1:]:
-        assert shown[row[0]] == row[1:]
+        assert [spreadsheet_text(text) for text in shown[row[0]]] == row[1:]
 
 
 def test_latex_export_escapes_and_spells_symbols():

@@ -1,0 +1,90 @@
+"""Exports: CSV cells a Spanish spreadsheet reads as numbers, the rest as shown."""
+import csv
+import io
+import math
+import re
+
+import pytest
+
+from lab_core import attention_lab, block_lab, export
+
+
+@pytest.mark.parametrize("shown, written", [
+    ("1,41", "1,41"), ("−0,53", "-0,53"), ("−2,83", "-2,83"), ("0", "0"),
+    ("3.150.336", "3.150.336"), ("5,4·10⁻⁴", "5,4E-4"), ("3,1·10⁻¹⁶", "3,1E-16"),
+    ("2,0·10¹²", "2,0E12"), ("33,28 %", "33,28%"), ("−∞", "−∞"), ("(1; 0)", "(1; 0)"),
+    ("< 10⁻¹²", "< 10⁻¹²"), ("< 0,01 %", "< 0,01 %"), ("1.5", "1.5"), ("n − m = +1", "n − m = +1"),
+    ("", ""),
+])
+def test_spreadsheet_text_by_hand(shown, written):
+    assert export.spreadsheet_text(shown) == written
+
+
+def spanish_number(text):
+    """How a spreadsheet in Spanish reads a cell: '.' groups thousands, ','
+    is the decimal point, E an exponent, % a hundredth; None for text."""
+    match = re.fullmatch(r"(-?[\d.]+(?:,\d+)?)(?:E(-?\d+))?(%?)", text)
+    if not match or not re.fullmatch(r"-?(\d{1,3}(\.\d{3})+|\d+)(,\d+)?", match.group(1)):
+        return None
+    value = float(match.group(1).replace(".", "").replace(",", "."))
+    if match.group(2):
+        value *= 10.0 ** int(match.group(2))
+    return value / 100 if match.group(3) else value
+
+
+def decimals(text):
+    mantissa = text.split("E")[0].rstrip("%")
+    return len(mantissa.split(",")[1]) if "," in mantissa else 0
+
+
+VIEWS = [
+    attention_lab.build_view(dict(attention_lab.SPEC.default_state(), **changes))
+    for changes in ({}, {"mask": "bidirectional"}, {"head": "all"}, {"sentence": "credito", "dk": 512})
+] + [
+    block_lab.build_view(dict(block_lab.SPEC.default_state(), **changes))
+    for changes in ({}, {"depth": 64}, {"d_model": 768, "heads": 12, "d_ff": 3072})
+]
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_csv_numbers_are_the_values_on_screen(view):
+    checked = 0
+    for table in export.tables_of(view):
+        rows = list(csv.reader(io.StringIO(export.to_csv(table)), delimiter=";"))
+        assert rows[0] == [table["corner"]] + list(table["columns"])
+        for row, written in zip(table["rows"], rows[1:]):
+            assert written[0] == row["label"]
+            for cell, text in zip(row["cells"], written[1:]):
+                number = spanish_number(text)
+                if number is None:
+                    assert text == cell["text"]  # text stays as shown
+                    continue
+                # The same number as the text on screen, read independently.
+                shown = cell["text"].replace("−", "-").replace(" %", "%")
+                sci = re.fullmatch(r"(-?[\d,]+)·10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)", shown)
+                if sci:
+                    exponent = sci.group(2).translate(str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789"))
+                    shown = "%sE%s" % (sci.group(1), exponent)
+                assert spanish_number(shown) == number
+                value = cell.get("value")
+                if isinstance(value, float) and math.isfinite(value) and "E" not in text:
+                    scale = 100 if text.endswith("%") else 1
+                    # One unit of the last digit shown: a row that must sum
+                    # to 1 may round a cell the other way to keep its sum
+                    # (display.py); `value` carries 10 significant digits.
+                    unit = 10.0 ** -decimals(text) / scale
+                    assert abs(number - value) <= unit + 1e-9 * abs(value), (text, value)
+                checked += 1
+    assert checked > 0
+
+
+def test_markdown_and_latex_keep_the_screen_text():
+    view = attention_lab.build_view(dict(attention_lab.SPEC.default_state(), head="anterior"))
+    table = next(t for t in export.tables_of(view) if t["id"] == "scores")
+    shown = [cell["text"] for row in table["rows"] for cell in row["cells"]]
+    assert "−2,83" in shown and "−∞" in shown
+    assert "| −2,83 |" in export.to_markdown(table)
+    assert "$-$2,83" in export.to_latex(table)
+    written = export.to_csv(table)
+    assert ";-2,83;" in written or ";-2,83\r\n" in written
+    assert "−∞" in written  # a spreadsheet has no infinity: the text as shown
