@@ -244,16 +244,19 @@ const picked = new Map();
 const unveiled = new Set();
 
 function renderPredict(node, prompt) {
-  if (node.dataset.prompt !== prompt.id) {
+  // Rebuilt when its words change too (the head named in the question).
+  const words = JSON.stringify([prompt.id, prompt.question, prompt.options]);
+  if (node.promptWords !== words) {
     node.dataset.prompt = prompt.id;
+    node.promptWords = words;
     const options = el("div", undefined, "predict-options");
     for (const option of prompt.options) {
       const button = el("button", option.label);
       button.type = "button";
       button.dataset.value = String(option.value);
       button.addEventListener("click", () => {
-        picked.set(prompt.id, String(option.value));
-        revealPrediction(node, prompt);
+        picked.set(node.currentPrompt.id, String(option.value));
+        revealPrediction(node, node.currentPrompt); // the latest answers and explanation
       });
       options.append(button);
     }
@@ -434,6 +437,7 @@ function renderNode(node, scope) {
     }
   } else {
     renderer(node, value);
+    drawn.delete(node); // a `with` hidden by null draws again on its next object
   }
 }
 
