@@ -269,6 +269,8 @@ PAGE_TEXT = """() => ({
   titles: [...document.querySelectorAll('#score-tables td[title], #score-tables .row-pick')]
     .map((n) => n.title),
   fields: [...document.querySelectorAll('.vectors input')].map((i) => [i.getAttribute('aria-label'), i.value]),
+  questions: [...document.querySelectorAll('.predict-question')].map((q) => q.textContent),
+  sections: [...document.querySelectorAll('main [data-render="with"]')].map((w) => w.hidden),
 })"""
 
 
@@ -295,3 +297,23 @@ def test_redraws_reuse_tables_and_read_like_a_fresh_page(lab):
     fresh.wait_for_selector("body[data-live='true']", state="attached")
     assert fresh.evaluate(PAGE_TEXT) == shown
     fresh.close()
+
+
+def test_todas_comes_back_whole_after_one_head(lab):
+    # The «todas» part (concatenation and W_O) hides for one head and must
+    # come back, and every sentence that names the head must follow it.
+    lab.open(lab.base_url, "?head=all")
+    for head in ("pista financiera", "todas (concatenar y W_O)"):
+        lab.choose("Cabeza", head)
+    assert lab.page.locator("#table-concat").is_visible()
+    assert lab.page.locator("#table-mha-out").is_visible()
+    shown = lab.page.evaluate(PAGE_TEXT)
+    fresh = lab.page.context.new_page()
+    fresh.goto(lab.base_url + "?head=all")
+    fresh.evaluate("window.lab.ready")
+    fresh.wait_for_selector("body[data-live='true']", state="attached")
+    assert fresh.evaluate(PAGE_TEXT) == shown
+    fresh.close()
+    lab.choose("Cabeza", "pista de lugar")
+    question = lab.page.locator("#mascara .predict-question").inner_text()
+    assert "«pista de lugar»" in question and "de las tres" not in question

@@ -232,6 +232,39 @@ def test_a_change_made_the_moment_python_is_live_is_applied_after_its_confirmati
     fresh.close()
 
 
+def test_a_prepared_change_made_at_ready_shows_at_once_and_python_confirms_it(lab):
+    # Between lab.ready and Python's first view (about a second of work in
+    # Pyodide), a change with a prepared view shows it at once, as before
+    # Python was live; Python's own view of the new state follows.
+    lab.page.goto(lab.base_url)
+    at_set = lab.page.evaluate("""window.lab.ready.then(
+      () => window.lab.set({mask: 'bidirectional', head: 'lugar', query: 1}))
+      .then((state) => ({ state, live: document.body.dataset.live }))""")
+    assert at_set["live"] == "false"  # shown before Python's view arrived
+    assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
+    lab.page.wait_for_selector("body[data-live='true']", state="attached")
+    assert lab.state() == at_set["state"]
+    view = expected(mask="bidirectional", head="lugar", query=1)
+    assert lab.table("Puntuaciones") == rows_text(view["tables"][0]["scores"])
+    assert lab.table("Pesos") == rows_text(view["tables"][0]["weights"])
+    assert json.loads(lab.page.evaluate("window.py_view_data"))["view"]["state"]["mask"] == "bidirectional"
+
+
+def test_the_export_dialog_opened_before_python_works_once_it_is_live(lab):
+    held = hold_python(lab.page)
+    lab.page.goto(lab.base_url)
+    lab.page.wait_for_selector("body[data-live='false']")
+    lab.page.get_by_role("button", name="Exportar la tabla «Puntuaciones»").click()
+    dialog = lab.page.locator("#export-dialog")
+    assert "en cuanto Python esté listo" in dialog.locator(".export-status").inner_text()
+    assert dialog.get_by_role("button", name="Copiar CSV").is_disabled()
+    release(lab.page, held)
+    lab.page.wait_for_function(
+        "() => !document.querySelector('#export-dialog [data-format]').disabled")
+    assert dialog.locator(".export-caption").inner_text() == "Puntuaciones"
+    assert dialog.locator(".export-status").inner_text() == ""
+
+
 def test_a_link_that_was_not_prepared_is_ready_only_with_pythons_view(lab):
     lab.page.goto(lab.base_url + "?mask=bidirectional&theta=1.2")
     at_ready = lab.page.evaluate("window.lab.ready.then(%s)" % SNAPSHOT)

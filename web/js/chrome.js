@@ -78,9 +78,18 @@ function drawBytes() {
   drawLoading();
 }
 
+const READY = "Listo: Python calcula en vivo.";
+
 export function showReady() {
   note = "";
-  setStatus("ready", "Listo: Python calcula en vivo.");
+  setStatus("ready", READY);
+}
+
+// A change waits for Python's first view (a second at most, after «Listo»).
+export function showApplying(on) {
+  if (statusBox.dataset.phase !== "ready") return;
+  const text = on ? "Listo: Python calcula en vivo; aplicando tu cambio…" : READY;
+  if (statusText.textContent !== text) statusText.textContent = text;
 }
 
 // ------------------------------------------------------------------ faults

@@ -8,7 +8,7 @@ const THEME_KEY = "attention-lab-theme";
 const THEMES = ["auto", "light", "dark"];
 const THEME_NAMES = { auto: "automático", light: "claro", dark: "oscuro" };
 
-let lab = null; // {set, defaults(), exportTable(id), announce(text), live()}
+let lab = null; // {set, defaults(), exportTable(id), announce(text), live(), whenLive()}
 
 export function init(hooks) {
   lab = hooks;
@@ -145,12 +145,18 @@ async function openExport(tableId) {
   const dialog = document.getElementById("export-dialog");
   dialog.dataset.table = tableId;
   const status = dialog.querySelector(".export-status");
+  dialog.exported = null;
+  dialog.querySelector(".export-caption").textContent = "";
   for (const button of dialog.querySelectorAll("[data-format]")) button.disabled = true;
   status.textContent = lab.live() ? "Preparando la exportación…"
     : "La exportación estará disponible en cuanto Python esté listo.";
   if (!dialog.open) dialog.showModal();
-  if (!lab.live()) return;
   try {
+    if (!lab.live()) {
+      await lab.whenLive();
+      if (!dialog.open || dialog.dataset.table !== tableId) return; // closed, or another table since
+      status.textContent = "Preparando la exportación…";
+    }
     const exported = await lab.exportTable(tableId);
     dialog.exported = exported;
     dialog.querySelector(".export-caption").textContent = exported.caption;

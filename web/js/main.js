@@ -40,6 +40,10 @@ let state = null; // the state on screen
 let view = null;
 let live = false; // Python answers: changes go to it
 let own = false; // the view on screen is Python's own (not a prepared one)
+// Python is live but its first view is still being computed: a change
+// meanwhile shows its prepared view at once, or waits marked pending, as
+// before Python was live (sent to Python, it would wait behind that view).
+let confirming = false;
 let python = null;
 let prepared = new Prepared(null);
 let urlPending = false; // the URL's own state is not on screen yet
@@ -154,6 +158,9 @@ function show(next, from, { scrollToPanel = false } = {}) {
   markFirstPaint();
   performance.mark("lab:paint"); // one per view drawn: a burst of calls draws once
   performance.measure(`lab:show:${from}`, { start, end: performance.now() });
+  if (own && !performance.getEntriesByName("lab:confirmed").length) {
+    performance.mark("lab:confirmed"); // Python's own view is on screen; read by scripts/bench.py
+  }
   return true;
 }
 
@@ -200,6 +207,7 @@ function markPending(keys, reads) {
     if (affected && name !== "controls") node.classList.add("pending");
   }
   document.body.dataset.pending = "true";
+  if (live) chrome.showApplying(true);
   chrome.setNote(urlPending ? "Vista aproximada: tu enlace se aplicará en cuanto Python esté listo"
     : "Cambio pendiente: se aplicará en cuanto Python esté listo");
 }
@@ -207,6 +215,7 @@ function markPending(keys, reads) {
 function clearPending() {
   for (const node of root.querySelectorAll(".pending")) node.classList.remove("pending");
   delete document.body.dataset.pending;
+  if (live) chrome.showApplying(false);
   chrome.setNote(live ? "" : "Vista preparada, ya puedes usarla");
 }
 
@@ -310,7 +319,7 @@ function set(partial) {
   const own = { ...partial };
   return track(new Promise((resolve, reject) => {
     const call = { partial, resolve, reject };
-    if (live) {
+    if (live && !confirming) {
       queue.push(call);
       scheduleFlush();
     } else {
@@ -322,7 +331,7 @@ function set(partial) {
 // Before Python is live: a prepared state is shown at once; anything else
 // (or anything after something pending) waits for Python, marked pending.
 async function beforeLive(call) {
-  if (live) {
+  if (live && !confirming) {
     queue.push(call);
     scheduleFlush();
     return;
@@ -559,23 +568,66 @@ async function boot() {
 }
 
 // Python is live once lab_core is imported. Its view of the URL's state is
-// asked for first (the worker answers in order, so every later change comes
-// after it). When the page already shows that state from the build's
-// prepared view, the lab is ready at once and Python's view confirms it
-// when it arrives (about a second of the first view's training and √dₖ
-// measurements, here); otherwise the page waits for Python's view.
+// asked for first. When the page already shows that state from the build's
+// prepared view, the lab is ready at once, and Python's view (about a
+// second of the first view's training and √dₖ measurements, here) confirms
+// it when it arrives; meanwhile changes use prepared views or wait, marked
+// pending, as before Python was live. Otherwise the page waits for
+// Python's view.
 async function goLive() {
   const asked = ask({ lab: labName, from: "url", state: paramsFromURL() });
-  const shown = paintedPrepared && !urlPending && state !== null;
-  if (shown) becomeReady(); // the URL's state is on screen, and Python answers
+  if (paintedPrepared && !urlPending && state !== null) {
+    confirming = true;
+    becomeReady();
+    // After the changes already in the chain: each showed or queued first.
+    asked.then((reply) => { preLive = preLive.then(() => confirm(reply)); })
+      .catch((error) => failed(asLoadError(error)));
+    return;
+  }
   const reply = await asked;
   if (!reply.ok) throw new LoadError("runtime", null, reply.error);
   const scrollToPanel = "panel" in paramsFromURL() && !paintedPrepared;
   urlPending = false;
   show(reply.view, "python", { scrollToPanel });
   pageNotices.length = 0;
-  performance.mark("lab:confirmed"); // Python's own view is on screen; read by scripts/bench.py
-  if (!shown) becomeReady();
+  becomeReady();
+}
+
+// Python's first view has arrived. Drawn when the page still shows its
+// state and nothing waits (the same text: nothing moves); otherwise the
+// waiting changes go to Python now, or Python is asked for the state on
+// screen (a prepared one the reader chose meanwhile).
+function confirm(reply) {
+  if (!confirming || !python) return; // a fault came first
+  confirming = false;
+  if (!reply.ok) {
+    failed(new LoadError("runtime", null, reply.error));
+    return;
+  }
+  pageNotices.length = 0;
+  if (!queue.length && sameState(reply.view.state, state)) {
+    show(reply.view, "python");
+    return;
+  }
+  if (!queue.length) queue.push({ partial: {}, resolve: () => {}, reject: () => {} });
+  scheduleFlush();
+}
+
+function canonical(value) {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical(value[key])]));
+  }
+  return value;
+}
+
+function sameState(a, b) {
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+function asLoadError(error) {
+  return error instanceof LoadError ? error
+    : new LoadError("runtime", null, error && error.message ? error.message : String(error));
 }
 
 function becomeReady() {
@@ -587,7 +639,7 @@ function becomeReady() {
   chrome.showReady();
   performance.mark("lab:ready"); // read by scripts/bench.py
   settleReady.resolve();
-  if (queue.length) scheduleFlush();
+  if (queue.length && !confirming) scheduleFlush();
 }
 
 // A fault ends in a message, never an endless spinner: pending calls reject
@@ -596,6 +648,7 @@ function failed(error) {
   fault = error;
   attempts += 1;
   live = false;
+  confirming = false;
   if (python) python.stop();
   python = null;
   fromPython = null;
@@ -621,8 +674,7 @@ function retry() {
 }
 
 function start() {
-  boot().catch((error) => failed(error instanceof LoadError ? error
-    : new LoadError("runtime", null, error && error.message ? error.message : String(error))));
+  boot().catch((error) => failed(asLoadError(error)));
 }
 
 chrome.trackBarHeight();
@@ -632,6 +684,7 @@ classroom.init({
   set,
   defaults: () => prepared.defaults || {},
   live: () => live,
+  whenLive: () => ready, // rejects with the boot's fault
   announce: chrome.announce,
   exportTable: async (table) => {
     const reply = await ask({ lab: labName, from: "export", state, table });
