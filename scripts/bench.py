@@ -20,7 +20,9 @@ worker), carrying and parsing the reply, drawing it.
 
 Prints tables with each target and the ratio to it, and writes
 .bench/latest.json. Usage: python scripts/bench.py [--runs 5] [--phone-runs 3]
-[--loads-only]
+[--loads-only | --panels-only]. Round trips are timed once Python's own view
+is on screen (<body data-live="true">): before that, changes use the build's
+prepared views.
 This is a measurement, not a test: it asserts nothing.
 """
 from __future__ import annotations
@@ -221,12 +223,19 @@ def measure_loads(profile, base, runs, samples, with_warm):
         page.context.close()
 
 
+# Python's own view on screen: from then on every change is a round trip to
+# Python (until then, changes use the build's prepared views).
+def settled(page):
+    page.evaluate("window.lab.ready")
+    page.wait_for_selector("body[data-live='true']", state="attached", timeout=300000)
+
+
 def measure_panels(profile, base, n):
     rows = {}
     for label, page_name, partials in PANEL_ROWS:
         page = profile.page()
         page.goto(base + page_name)
-        page.evaluate("window.lab.ready")
+        settled(page)
         page.evaluate(ROUND_TRIPS, [partials, len(partials)])  # warm-up: first sizes, caches
         result = page.evaluate(ROUND_TRIPS, [partials, n])
         rows[label] = {"median_ms": statistics.median(result["times"]),
@@ -304,6 +313,9 @@ def main():
     parser.add_argument("--loads-only", action="store_true",
                         help="only the desktop's cold loads (a few minutes): first paint, "
                              "lab.ready and the floor; nothing is written")
+    parser.add_argument("--panels-only", action="store_true",
+                        help="only the lab.set rows per panel, desktop and phone (about 15 "
+                             "minutes); nothing is written")
     args = parser.parse_args()
 
     manifest = json.loads((STATIC / "manifest.json").read_text())
@@ -323,6 +335,14 @@ def main():
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(**options)
         desk, mobile = Profile(browser, False), Profile(browser, True)
+        if args.panels_only:
+            rows = (measure_panels(desk, base, args.panel_toggles),
+                    measure_panels(mobile, base, max(20, args.panel_toggles // 4)))
+            browser.close()
+            server.shutdown()
+            print_panels("desktop", rows[0], 16)
+            print_panels("phone", rows[1], 100)
+            return
         measure_loads(desk, base, args.runs, desktop, with_warm=True)
         if args.loads_only:
             browser.close()
@@ -332,7 +352,7 @@ def main():
         measure_loads(mobile, base, args.phone_runs, phone, with_warm=False)
         page = desk.page()
         page.goto(base)
-        page.evaluate("window.lab.ready")
+        settled(page)
         sets = page.evaluate(ROUND_TRIPS, [PANEL_ROWS[0][2], args.toggles])["times"]
         page.context.close()
         desk_panels = measure_panels(desk, base, args.panel_toggles)
