@@ -147,6 +147,7 @@ function show(next, from, { scrollToPanel = false } = {}) {
     document.body.dataset.live = String(own);
   }
   chrome.showNotices([...pageNotices, ...next.notices]);
+  if (from === "python") pageNotices.length = 0; // said once, with Python's first view
   if (from === "prepared" && !urlPending) mirrorInURL(next.query_string);
   classroom.refreshLinks();
   syncButtons();
@@ -328,8 +329,9 @@ function set(partial) {
   }), own);
 }
 
-// Before Python is live: a prepared state is shown at once; anything else
-// (or anything after something pending) waits for Python, marked pending.
+// Before Python is live, or before its first view is in (confirming): a
+// prepared state is shown at once; anything else (or anything after
+// something pending) waits for Python, marked pending.
 async function beforeLive(call) {
   if (live && !confirming) {
     queue.push(call);
@@ -589,7 +591,6 @@ async function goLive() {
   const scrollToPanel = "panel" in paramsFromURL() && !paintedPrepared;
   urlPending = false;
   show(reply.view, "python", { scrollToPanel });
-  pageNotices.length = 0;
   becomeReady();
 }
 
@@ -604,7 +605,6 @@ function confirm(reply) {
     failed(new LoadError("runtime", null, reply.error));
     return;
   }
-  pageNotices.length = 0;
   if (!queue.length && sameState(reply.view.state, state)) {
     show(reply.view, "python");
     return;
