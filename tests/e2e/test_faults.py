@@ -108,7 +108,7 @@ def test_a_change_pending_when_the_boot_fails_is_rejected(lab):
     size = (RUNTIME / "numpy.data").stat().st_size
     lab.page.wait_for_function(
         "(size) => { const p = document.getElementById('progress');"
-        " return p.max > 0 && p.value >= p.max - size; }", arg=size)
+        " return p.max > size && p.value >= p.max - size; }", arg=size)
     lab.page.clock.run_for(31000)  # 30 s with no byte of numpy.data
     box = wait_for_fault(lab)
     assert box.locator(".fault-title").inner_text() == (
