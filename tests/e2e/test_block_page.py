@@ -1,5 +1,6 @@
 """The block lab page (bloque.html) in a real Chromium, panel by panel."""
 import json
+import math
 import re
 
 from lab_core import block_lab
@@ -138,6 +139,37 @@ def test_positional_encoding_panel(lab):
     canvas = lab.page.locator("#posicion canvas")
     assert canvas.get_attribute("aria-label") == "PE(pos, i) para 50 posiciones y d_model = 64"
 
+
+
+def heat_colour(v):
+    """The heatmap's colour of a value in [−1, 1]: white at 0, red +1, blue −1."""
+    a = min(1.0, abs(v))
+    fade = lambda to: math.floor(255 - a * (255 - to) + 0.5)  # noqa: E731 (JS Math.round)
+    return [fade(214), fade(40), fade(40)] if v >= 0 else [fade(40), fade(70), fade(214)]
+
+
+# Every cell's centre pixel, and its corners' (no smoothing between cells).
+HEAT_PIXELS = """(map) => {
+  const canvas = document.querySelector('#posicion canvas');
+  const w = canvas.width / map.cols, h = canvas.height / map.rows;
+  const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+  const at = (x, y) => Array.from(data.slice(4 * (y * canvas.width + x), 4 * (y * canvas.width + x) + 3));
+  return map.values.map((row, r) => row.map((v, c) => [
+    at(Math.floor((c + 0.5) * w), Math.floor((r + 0.5) * h)),
+    at(Math.floor(c * w), Math.floor(r * h)),
+    at(Math.floor((c + 1) * w) - 1, Math.floor((r + 1) * h) - 1)]));
+}"""
+
+
+def test_the_heatmap_paints_each_value_in_its_own_colour(lab):
+    for query in ("?pe_d=8&pe_positions=20", "?pe_d=64&pe_positions=128"):
+        open_block(lab, query)
+        heatmap = json.loads(lab.page.evaluate("window.py_view_data"))["view"]["position"]["heatmap"]
+        assert (heatmap["rows"], heatmap["cols"]) == (len(heatmap["values"]), len(heatmap["values"][0]))
+        pixels = lab.page.evaluate(HEAT_PIXELS, heatmap)
+        for r, row in enumerate(heatmap["values"]):
+            for c, v in enumerate(row):
+                assert pixels[r][c] == [heat_colour(v)] * 3, (query, r, c, v)
 
 def test_residual_and_layernorm_panels(lab):
     open_block(lab)

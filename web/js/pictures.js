@@ -58,6 +58,9 @@ export function renderRopeDrawing(node, drawing) {
 }
 
 // A heatmap of values in [−1, 1] on a canvas: blue −1, white 0, red +1.
+// One pixel per value in an ImageData, then scaled up in one drawImage
+// without smoothing: the same colours as a rectangle per cell (64 × 128
+// values are 8.192 of them), for a fraction of the time.
 export function renderHeatmap(node, map) {
   let canvas = node.querySelector("canvas");
   if (!canvas) {
@@ -69,17 +72,27 @@ export function renderHeatmap(node, map) {
   canvas.width = map.cols * cell;
   canvas.height = map.rows * Math.max(2, Math.floor(cell / 2));
   canvas.setAttribute("aria-label", map.label);
-  const context = canvas.getContext("2d");
-  const h = canvas.height / map.rows;
+  const pixels = new ImageData(map.cols, map.rows);
+  const data = pixels.data;
   map.values.forEach((row, r) => {
     row.forEach((v, c) => {
       // White at 0, red at +1, blue at −1.
       const a = Math.min(1, Math.abs(v));
       const fade = (to) => Math.round(255 - a * (255 - to));
-      context.fillStyle = v >= 0 ? `rgb(${fade(214)},${fade(40)},${fade(40)})` : `rgb(${fade(40)},${fade(70)},${fade(214)})`;
-      context.fillRect(c * cell, r * h, cell, Math.ceil(h));
+      const at = 4 * (r * map.cols + c);
+      data[at] = v >= 0 ? fade(214) : fade(40);
+      data[at + 1] = v >= 0 ? fade(40) : fade(70);
+      data[at + 2] = v >= 0 ? fade(40) : fade(214);
+      data[at + 3] = 255;
     });
   });
+  const small = document.createElement("canvas");
+  small.width = map.cols;
+  small.height = map.rows;
+  small.getContext("2d").putImageData(pixels, 0, 0);
+  const context = canvas.getContext("2d");
+  context.imageSmoothingEnabled = false;
+  context.drawImage(small, 0, 0, canvas.width, canvas.height);
 }
 
 // Line plot of several series over a shared x, as SVG polylines.
