@@ -30,3 +30,18 @@ def rope_rotate(x, pos, theta):  # [2], int, float -> [2]
 def rope_score(q, k, m, n, theta):  # [2], [2], int, int, float -> float
     """q_m · k_n: the dot product after rotating q to m and k to n."""
     return float(rope_rotate(q, m, theta) @ rope_rotate(k, n, theta))
+
+
+def rope_scores(q, k, m, n, theta):  # [2], [2], int array, int array, float -> float array
+    """rope_score for many position pairs at once (m and n broadcast together).
+
+    The same rotations written out per coordinate, (x₀ cos a − x₁ sin a,
+    x₀ sin a + x₁ cos a), so that a panel's table and curve cost one NumPy
+    call each instead of one per cell (each call is slow in the browser).
+    """
+    q, k = np.asarray(q, dtype=float), np.asarray(k, dtype=float)
+    a, b = np.asarray(m) * theta, np.asarray(n) * theta
+    cos_a, sin_a, cos_b, sin_b = np.cos(a), np.sin(a), np.cos(b), np.sin(b)
+    q_m = (cos_a * q[0] - sin_a * q[1], sin_a * q[0] + cos_a * q[1])
+    k_n = (cos_b * k[0] - sin_b * k[1], sin_b * k[0] + cos_b * k[1])
+    return q_m[0] * k_n[0] + q_m[1] * k_n[1] + 0.0  # + 0.0: no −0.0 from a null vector

@@ -6,7 +6,7 @@ import numpy as np
 from .. import display as d
 from ..memo import reads
 from ..pictures import chart, linear_axis, series
-from ..rope import rope_rotate, rope_score
+from ..rope import rope_rotate, rope_score, rope_scores
 from ..words import same
 from .context import options
 
@@ -17,9 +17,14 @@ def _offset_table(q, k, theta, offset):
     offsets = sorted(set(range(-3, 4)) | {offset})
     base = max(0, -min(offsets))  # so that n = m + offset is never negative
     columns = [base + s for s in STARTS]
+    m = np.array(columns)[None, :]
+    scores = rope_scores(q, k, m, m + np.array(offsets)[:, None], theta)  # [offsets, columns]
+    # The three cells of a row are one number computed three ways: read to
+    # d.num's 10 digits first, a round-off never splits them at a tie
+    # (85,305 shown as 85,31 beside 85,30).
     rows = [{"label": "n − m = %s" % d.fmt_signed(off), "selected": off == offset,
-             "cells": [d.cell(rope_score(q, k, m, m + off, theta)) for m in columns]}
-            for off in offsets]
+             "cells": [d.cell(d.num(score)) for score in row]}
+            for off, row in zip(offsets, scores)]
     return d.table("rope", "qₘ · kₙ según el desplazamiento n − m (θ = %s)" % d.fmt(theta),
                    ["m = %d" % m for m in columns], rows, "desplazamiento")
 
@@ -53,8 +58,9 @@ def _offset_chart(q, k, theta, offset):
     """The score against the offset n − m, with the current offset marked."""
     span = max(12, abs(offset))
     offsets = list(range(-span, span + 1))
-    scores = [rope_score(q, k, 0, off, theta) if off >= 0 else rope_score(q, k, -off, 0, theta)
-              for off in offsets]
+    steps = np.array(offsets)
+    # Positions never negative: the query at −offset when the offset is.
+    scores = [float(s) for s in rope_scores(q, k, np.maximum(0, -steps), np.maximum(0, steps), theta)]
     limit = max(1e-9, float(np.linalg.norm(q) * np.linalg.norm(k)))
     current = rope_score(q, k, max(0, -offset), max(0, offset), theta)
     return chart(

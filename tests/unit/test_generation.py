@@ -12,7 +12,7 @@ from lab_core.kvcache import (
     projection_counts,
 )
 from lab_core.language import cross_entropy, next_word_probs, training_step
-from lab_core.rope import rope_rotate, rope_score, rotation
+from lab_core.rope import rope_rotate, rope_score, rope_scores, rotation
 
 RNG = np.random.default_rng(2021)
 
@@ -44,6 +44,47 @@ def test_rope_score_depends_on_content_too():
     b = rope_score([0, 1], [2, 0], 1, 3, 0.5)
     assert a != pytest.approx(b)
 
+
+
+def test_rope_scores_match_one_pair_at_a_time():
+    for _ in range(50):
+        q, k = RNG.normal(size=2) * 3, RNG.normal(size=2) * 3
+        theta = float(RNG.uniform(0, 3))
+        m, n = RNG.integers(0, 60, size=(7, 3)), RNG.integers(0, 60, size=(7, 3))
+        many = rope_scores(q, k, m, n, theta)
+        assert many.shape == (7, 3)
+        for (i, j), score in np.ndenumerate(many):
+            assert score == pytest.approx(rope_score(q, k, int(m[i, j]), int(n[i, j]), theta),
+                                          abs=1e-12)
+    # Broadcasting: one query position against a row of keys.
+    row = rope_scores([1, 0], [2, 0], 0, np.arange(4), math.pi / 2)
+    np.testing.assert_allclose(row, [2, 0, -2, 0], atol=1e-12)
+
+
+def test_rope_table_reads_one_score_per_offset():
+    """The panel's lesson, same offset, same score, holds in what it shows:
+    the three query positions of a row read the same text, even when the
+    score sits on a rounding tie (vectors with two decimals make many)."""
+    import importlib
+
+    from lab_core.display import num
+
+    panel = importlib.import_module("lab_core.attention_lab.rope_panel").rope_panel.uncached
+    rng = np.random.default_rng(7)
+    for theta in [round(0.05 * i, 2) for i in range(61)]:
+        for m, n in [(0, 0), (2, 5), (5, 2), (0, 20), (20, 0), (7, 7), (3, 30)]:
+            for _ in range(6):
+                q = [float(x) for x in np.round(rng.uniform(-10, 10, 2), 2)]
+                k = [float(x) for x in np.round(rng.uniform(-10, 10, 2), 2)]
+                table = panel({"theta": theta, "rope_m": m, "rope_n": n, "rope_q": q,
+                               "rope_k": k})["table"]
+                for row in table["rows"]:
+                    offset = int(row["label"].split("= ")[1].replace("\u2212", "-"))
+                    expected = rope_score(q, k, 0, offset, theta) if offset >= 0 \
+                        else rope_score(q, k, -offset, 0, theta)
+                    assert len({c["text"] for c in row["cells"]}) == 1, (theta, m, n, q, k, row)
+                    for c in row["cells"]:
+                        assert c["value"] == pytest.approx(num(expected), abs=1e-9)
 
 def test_rope_rotation_by_hand():
     np.testing.assert_allclose(rope_rotate([1, 0], 1, math.pi / 2), [0, 1], atol=1e-15)
