@@ -23,12 +23,21 @@ MASKED_TEXT = MINUS + "∞"
 TIE_TOLERANCE = 1e-9  # values closer than this are the same number, up to round-off
 
 
+SIGNIFICANT = 12  # digits a text is decided by: below them is floating-point round-off
+
+
 def _decimal(x):
-    """The shortest decimal that reads back as x: what a person would round."""
+    """x to SIGNIFICANT digits, as the shortest decimal: what a person would round.
+
+    One number computed two ways differs in its last bits; at a rounding tie
+    (85,305 to two decimals) those bits would decide, and the same score read
+    85,30 in one cell and 85,31 in the next. Cut to 12 digits first, both
+    read 85,31.
+    """
     x = float(x)
     if not math.isfinite(x):
         raise ValueError("no se puede mostrar un número no finito: %r" % (x,))
-    return Decimal(repr(x))
+    return Decimal(repr(float("%.*g" % (SIGNIFICANT, x))))
 
 
 def _spanish(magnitude, digits):

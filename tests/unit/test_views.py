@@ -122,6 +122,17 @@ def test_spanish_number_format(value, text):
     assert fmt(value) == text
 
 
+
+def test_round_off_never_decides_a_tie():
+    # One score computed two ways (RoPE at two query positions): the last
+    # bits differ, and the tie at 85,305 must read the same both times.
+    a, b = 85.30499999999999, 85.30500000000001
+    assert a != b and fmt(a) == fmt(b) == "85,31"
+    assert fmt(-17.534999999999997) == fmt(-17.535000000000004) == "−17,54"
+    # A real difference in the 12th digit still decides.
+    assert fmt(0.12499999999) == "0,12" and fmt(0.125) == "0,13"
+    assert fmt(3150336, 0) == "3.150.336" and fmt(1e-300, 3) == "0,000"
+
 def test_short_and_scientific_formats():
     assert [fmt_short(x) for x in (1, 0.5, -2, -0.001, 2.0)] == ["1", "0,5", "−2", "0", "2"]
     assert fmt_sci(0) == "0" and fmt_sci(2.2e-16) == "2,2·10⁻¹⁶"
