@@ -238,8 +238,7 @@ def measure_panels(profile, base, n):
         page = profile.page()
         page.goto(base + page_name)
         settled(page)
-        # The reader looks at the panel their change shows (panels off screen
-        # are laid out and painted when scrolled to: content-visibility).
+        # The reader looks at the panel their change shows: it is painted.
         page.evaluate("(id) => document.getElementById(id).scrollIntoView({block: 'start'})", section)
         page.evaluate(ROUND_TRIPS, [partials, len(partials)])  # warm-up: first sizes, caches
         result = page.evaluate(ROUND_TRIPS, [partials, n])

@@ -19,11 +19,10 @@ def _offset_table(q, k, theta, offset):
     columns = [base + s for s in STARTS]
     m = np.array(columns)[None, :]
     scores = rope_scores(q, k, m, m + np.array(offsets)[:, None], theta)  # [offsets, columns]
-    # The three cells of a row are one number computed three ways: read to
-    # d.num's 10 digits first, a round-off never splits them at a tie
-    # (85,305 shown as 85,31 beside 85,30).
+    # The three cells of a row are one number computed three ways; d.fmt
+    # reads 12 digits, so round-off never splits them at a tie.
     rows = [{"label": "n − m = %s" % d.fmt_signed(off), "selected": off == offset,
-             "cells": [d.cell(d.num(score)) for score in row]}
+             "cells": [d.cell(float(score)) for score in row]}
             for off, row in zip(offsets, scores)]
     return d.table("rope", "qₘ · kₙ según el desplazamiento n − m (θ = %s)" % d.fmt(theta),
                    ["m = %d" % m for m in columns], rows, "desplazamiento")
@@ -62,7 +61,7 @@ def _offset_chart(q, k, theta, offset):
     # Positions never negative: the query at −offset when the offset is.
     scores = [float(s) for s in rope_scores(q, k, np.maximum(0, -steps), np.maximum(0, steps), theta)]
     limit = max(1e-9, float(np.linalg.norm(q) * np.linalg.norm(k)))
-    current = rope_score(q, k, max(0, -offset), max(0, offset), theta)
+    current = scores[offsets.index(offset)]  # the marker sits on the curve
     return chart(
         "qₘ · kₙ según n − m", linear_axis(-span, span, "n − m"),
         linear_axis(-limit, limit, "qₘ · kₙ"), [series("qₘ · kₙ", offsets, scores, 0)],
