@@ -24,6 +24,20 @@ STATIC = ROOT / "static"
 # (DevTools protocol): the suite must give the same results on a slow machine.
 CPU_THROTTLE = float(os.environ.get("LAB_CPU_THROTTLE", "1"))
 
+# The address bar shows the state on screen: its lab keys are those of the
+# query string Python gave for the view (page keys such as runtime and embed
+# left aside). A change's URL is written once the changes pause (url.js).
+URL_SHOWS_VIEW = """() => {
+  const envelope = JSON.parse(window.py_view_data || 'null');
+  if (!envelope || !envelope.view) return false;
+  const want = new URLSearchParams(envelope.view.query_string);
+  const have = new URLSearchParams(location.search);
+  for (const key of ['runtime', 'embed']) have.delete(key);
+  want.sort();
+  have.sort();
+  return want.toString() === have.toString();
+}"""
+
 
 def serve(prefix="/"):
     if not (STATIC / "manifest.json").is_file():
@@ -121,6 +135,17 @@ class Lab:
 
     def set(self, **partial):
         return self.page.evaluate("(p) => window.lab.set(p)", partial)
+
+    def url(self):
+        """The page's URL once it shows the view on screen (a change's URL is
+        written when the changes pause, web/js/url.js)."""
+        self.page.wait_for_function(URL_SHOWS_VIEW)
+        return self.page.evaluate("location.href")
+
+    def search(self):
+        """The query string of url()."""
+        self.url()
+        return self.page.evaluate("location.search")
 
     def state(self):
         return self.page.evaluate("window.lab.state")

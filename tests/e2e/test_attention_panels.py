@@ -167,7 +167,7 @@ def test_training_panel_through_the_panel_key(lab):
     lab.page.locator("a[data-panel='cache']").click()
     lab.settle()
     assert lab.state()["panel"] == "cache"
-    assert "panel=cache" in lab.page.url
+    assert "panel=cache" in lab.url()
 
 
 def test_kv_cache_steps_and_live_check(lab):
@@ -292,7 +292,7 @@ def test_redraws_reuse_tables_and_read_like_a_fresh_page(lab):
     shown = lab.page.evaluate(PAGE_TEXT)
     assert lab.page.locator("#table-scores").count() == 1
     fresh = lab.page.context.new_page()
-    fresh.goto(lab.base_url + lab.page.evaluate("location.search"))
+    fresh.goto(lab.base_url + lab.search())
     fresh.evaluate("window.lab.ready")
     fresh.wait_for_selector("body[data-live='true']", state="attached")
     assert fresh.evaluate(PAGE_TEXT) == shown

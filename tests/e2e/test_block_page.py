@@ -48,7 +48,7 @@ def test_sizes_through_the_inputs(lab):
     assert (state["d_model"], state["heads"], state["d_ff"]) == (768, 12, 3072)
     assert lab.table("Parámetros del bloque")["Total"] == ["7.084.800", "100,0 %"]
     assert "fórmula cerrada" in lab.page.locator("#bloque").inner_text()
-    assert "d_model=768" in lab.page.url
+    assert "d_model=768" in lab.url()
     published = json.loads(lab.page.evaluate("window.py_table_data"))
     assert published["rows"][3][1] == "7.084.800"
 

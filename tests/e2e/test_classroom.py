@@ -10,6 +10,8 @@ from lab_core import attention_lab
 from lab_core.export import spreadsheet_text
 from lab_core.views import answer
 
+from conftest import URL_SHOWS_VIEW
+
 ATTENTION_PANELS = ["puntuacion", "mezcla", "cabezas", "mascara", "rope", "entrenamiento", "cache"]
 BLOCK_PANELS = ["orden", "posicion", "residual", "layernorm", "ffn", "bloque", "quiz"]
 HOSTILE = '"><img src=x onerror="window.pwned=1"></textarea><b>'
@@ -46,7 +48,34 @@ def test_copy_the_link_and_reset_to_the_article(lab):
     default = attention_lab.SPEC.default_state()
     assert {k: state[k] for k in ("mask", "head", "query")} == {
         k: default[k] for k in ("mask", "head", "query")}
-    assert lab.page.evaluate("location.search") == ""
+    assert lab.search() == ""
+
+
+def test_a_link_copied_or_left_right_after_a_change_carries_it(lab):
+    # A change's URL is written once the changes pause (url.js), and at once
+    # when something reads it. Each click below runs in the same task as the
+    # change, before any timer could write the URL.
+    clipboard(lab)
+    lab.open(lab.base_url)
+    lab.page.evaluate("""async () => {
+      await window.lab.set({mask: 'bidirectional', theta: 1.2});
+      document.querySelector('.share-tools [data-classroom="copy-link"]').click();
+    }""")
+    lab.page.wait_for_function(
+        "() => document.querySelector('.share-tools .confirm').textContent.length > 0")
+    copied = read_clipboard(lab)
+    assert "mask=bidirectional" in copied and "theta=1.2" in copied
+    assert copied == lab.page.evaluate("location.href")
+    # Leaving the page writes it too: «atrás» comes back to the state left.
+    with lab.page.expect_navigation():
+        lab.page.evaluate("""async () => {
+          await window.lab.set({head: 'finanzas'});
+          document.querySelector('.site-nav a[href="bloque.html"]').click();
+        }""")
+    lab.page.go_back()
+    lab.page.evaluate("window.lab.ready")
+    assert "head=finanzas" in lab.page.evaluate("location.search")
+    assert lab.state()["head"] == "finanzas"
 
 
 def test_copying_without_a_clipboard_shows_the_text_to_select(lab):
@@ -76,7 +105,8 @@ def test_an_embedded_panel_shows_only_itself_and_its_controls(lab):
     whole = page.get_by_role("link", name="Abrir el laboratorio completo ↗")
     assert "embed" not in whole.get_attribute("href")
     lab.choose("Máscara", "causal")
-    assert "embed=1" in page.url and "panel=mascara" in page.url
+    url = lab.url()
+    assert "embed=1" in url and "panel=mascara" in url
     assert "mask" not in whole.get_attribute("href")
     lab.open(lab.base_url, "?embed=1&panel=rope")
     assert page.locator("#controls").is_hidden()  # RoPE reads none of the main controls
@@ -91,6 +121,7 @@ def test_an_embed_works_inside_an_iframe(lab):
     assert inner.evaluate("window.lab.state.mask") == "bidirectional"
     assert frame.locator("#table-scores tbody tr").nth(1).locator("td").nth(3).inner_text() == "1,41"
     inner.evaluate("window.lab.set({mask: 'causal'})")
+    inner.wait_for_function(URL_SHOWS_VIEW)
     assert "mask" not in inner.evaluate("location.search")
 
 

@@ -174,7 +174,8 @@ def test_the_article_exercise_works_before_python_is_live(lab):
     assert lab.page.evaluate("window.lab.runtime") is None  # no Python yet
     assert (state["mask"], state["head"], state["query"]) == ("bidirectional", "lugar", 1)
     assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
-    assert lab.page.evaluate("location.search") == "?mask=bidirectional"
+    # A change's URL is written once the changes pause (url.js).
+    lab.page.wait_for_function("() => location.search === '?mask=bidirectional'")
     lab.choose("Máscara", "causal")
     assert lab.cell("Puntuaciones", "banco", "parque") == "−∞"
     lab.choose("Clave", "0 · El")
@@ -226,7 +227,7 @@ def test_a_change_made_the_moment_python_is_live_is_applied_after_its_confirmati
     assert lab.page.locator("#rope-score").inner_text() == view["rope"]["score"]
     # A fresh load of the same link shows the same numbers.
     fresh = lab.page.context.new_page()
-    fresh.goto(lab.base_url + lab.page.evaluate("location.search"))
+    fresh.goto(lab.base_url + lab.search())
     fresh.wait_for_selector("body[data-live='true']")
     assert fresh.evaluate(SNAPSHOT)["tables"] == lab.page.evaluate(SNAPSHOT)["tables"]
     fresh.close()

@@ -35,7 +35,7 @@ def test_article_exercise_through_the_controls(lab):
     lab.choose("Máscara", "bidireccional")
     state = lab.choose("Cabeza", "pista de lugar")
     assert core(state) == dict(DEFAULT, mask="bidirectional")
-    assert lab.page.evaluate("location.search") == "?mask=bidirectional"
+    assert lab.search() == "?mask=bidirectional"
     assert lab.selected_row("Puntuaciones") == "banco"
     assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
     weight = lab.cell("Pesos", "banco", "parque")
@@ -107,7 +107,7 @@ def test_a_url_reproduces_a_state(lab, browser):
     wanted = {"sentence": "credito", "query": 3, "mask": "bidirectional", "head": "finanzas"}
     lab.open(lab.base_url)
     lab.set(**wanted)
-    url = lab.page.url
+    url = lab.url()
     tables = (lab.table("Puntuaciones"), lab.table("Pesos"))
     assert "sentence=credito" in url and "head=finanzas" in url
 
@@ -137,7 +137,8 @@ def test_bad_urls_leave_a_working_page_and_a_notice(lab):
     assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
     # A good change clears the notices; the URL is rewritten to the real state.
     assert lab.notices() == []
-    assert "foo" not in lab.page.url and "perro" not in lab.page.url
+    url = lab.url()
+    assert "foo" not in url and "perro" not in url
 
 
 def test_query_text_in_url_is_parsed_or_refused(lab):
@@ -171,11 +172,11 @@ def test_lab_set_resolves_once_the_page_shows_the_state(lab):
     shown = lab.page.evaluate("""async () => {
         await window.lab.set({mask: 'bidirectional', head: 'finanzas', sentence: 'credito'});
         const table = document.getElementById('table-scores');
-        return [location.search, table.rows[2].cells[4].textContent,
-                document.getElementById('ctl-head').value];
+        return [table.rows[2].cells[4].textContent, document.getElementById('ctl-head').value];
     }""")
-    assert shown == ["?sentence=credito&mask=bidirectional&head=finanzas",
-                     "1,41", "finanzas"]
+    assert shown == ["1,41", "finanzas"]
+    # The address bar follows once the changes pause.
+    assert lab.search() == "?sentence=credito&mask=bidirectional&head=finanzas"
 
 
 def test_clicks_faster_than_python_all_count(lab):

@@ -72,7 +72,7 @@ def test_a_link_to_step_120_reproduces_it(lab, browser):
     lab.open(lab.base_url, "?panel=aprende")
     reveal(lab)
     lab.set(train_steps=120)
-    url = lab.page.url
+    url = lab.url()
     assert "train_steps=120" in url
     other = type(lab)(new_page(browser.new_context()))
     other.page.goto(url)

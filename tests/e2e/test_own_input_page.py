@@ -20,7 +20,7 @@ def test_build_a_sentence_by_clicking(lab):
     lab.settle()
     assert chips(lab) == ["El", "banco", "de", "parque"]
     assert lab.state()["tokens"] == ["El", "banco", "de", "parque"]
-    assert "tokens=El;banco;de;parque" in lab.page.url
+    assert "tokens=El;banco;de;parque" in lab.url()
     # The numbers belong to the words: banco → parque is still 1,41.
     assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
     assert lab.page.get_by_label("Frase", exact=True).input_value() == "propia"
@@ -51,7 +51,7 @@ def test_edit_a_vector_and_read_the_new_score(lab):
     lab.settle()
     assert lab.cell("Puntuaciones", "banco", "parque") == "2,12"
     assert lab.page.locator("#puntuacion .formula").inner_text() == "(1·3 + 0·0) / √2 = 2,12"
-    assert "vec=lugar.parque.k:3;0" in lab.page.url
+    assert "vec=lugar.parque.k:3;0" in lab.url()
     cell = lab.page.locator("[data-cell='lugar.parque.k']")
     assert "edited" in cell.get_attribute("class") and "artículo: (2; 0)" in cell.inner_text()
     # A refused value stays in its field, marked, with the message beside the table.

@@ -4,6 +4,8 @@
 // the score tables with the keyboard. Numbers and export texts come from
 // Python; this module only moves them to the clipboard, a file or the page.
 
+import * as url from "./url.js";
+
 const THEME_KEY = "attention-lab-theme";
 const THEMES = ["auto", "light", "dark"];
 const THEME_NAMES = { auto: "automático", light: "claro", dark: "oscuro" };
@@ -12,6 +14,8 @@ let lab = null; // {set, defaults(), exportTable(id), announce(text), live(), wh
 
 export function init(hooks) {
   lab = hooks;
+  url.onWrite(refreshLinks);
+  refreshLinks();
   applyTheme(storedTheme());
   for (const button of document.querySelectorAll(".figure-download")) {
     const figure = button.closest("figure");
@@ -109,11 +113,11 @@ function confirmNear(button, text) {
 }
 
 function embedURL(panel) {
-  const url = new URL(location.href);
-  url.hash = "";
-  url.searchParams.set("embed", "1");
-  url.searchParams.set("panel", panel);
-  return url.href.replace(/%3B/g, ";");
+  const link = new URL(url.href());
+  link.hash = "";
+  link.searchParams.set("embed", "1");
+  link.searchParams.set("panel", panel);
+  return link.href.replace(/%3B/g, ";");
 }
 
 // An attribute value for the snippet: whatever the URL holds, it cannot
@@ -219,7 +223,7 @@ function onClick(event) {
   const act = target.dataset.classroom;
   if (!act) return;
   if (act === "copy-link") {
-    copy(location.href, "El enlace").then((ok) => ok && confirmNear(target, "Enlace copiado"));
+    copy(url.href(), "El enlace").then((ok) => ok && confirmNear(target, "Enlace copiado"));
   } else if (act === "reset") {
     const { panel, ...article } = lab.defaults(); // the article's state, where the reader is
     lab.set(article).then(() => {
@@ -317,15 +321,15 @@ function onSliderKey(event) {
 
 // Links that carry the current URL: the embedded page's way out, and the
 // link printed on paper.
-export function refreshLinks() {
+function refreshLinks() {
   const whole = document.getElementById("open-whole");
   if (whole && document.body.dataset.embed) {
-    const url = new URL(location.href);
-    url.searchParams.delete("embed");
-    whole.href = url.href;
+    const link = new URL(url.href());
+    link.searchParams.delete("embed");
+    whole.href = link.href;
   }
   const printed = document.getElementById("print-url");
-  if (printed) printed.textContent = location.href;
+  if (printed) printed.textContent = url.href();
 }
 
 // ------------------------------------------------------------------- embed

@@ -9,7 +9,8 @@
 //                   <body data-live="true"> says it arrived.
 //   lab.state       a copy of the state the page shows
 //   lab.set(p)      Promise, resolves once the page shows the state with `p`
-//                   applied; rejects (state unchanged) on a bad value
+//                   applied; rejects (state unchanged) on a bad value. The
+//                   address bar follows when the changes pause (url.js).
 //   lab.runtime     {name, pyodide, python, numpy} once ready
 // Which lab this page is comes from <body data-lab>.
 //
@@ -25,11 +26,10 @@ import { Prepared } from "./prepared.js";
 import { bootPython, pickRuntime } from "./python.js";
 import { wire } from "./controls.js";
 import { renderView } from "./render.js";
+import * as url from "./url.js";
 
 document.documentElement.dataset.js = "started"; // the watchdog stands down
 
-// URL keys that belong to the page, not to the lab state.
-const PAGE_KEYS = new Set(["runtime", "embed"]);
 const MANIFEST = { url: new URL("manifest.json", document.baseURI).href,
   label: "la lista de archivos del laboratorio" };
 
@@ -67,29 +67,6 @@ function newReady() {
 }
 newReady();
 
-// ------------------------------------------------------------- the URL
-
-function paramsFromURL() {
-  const params = {};
-  for (const [key, value] of new URLSearchParams(location.search)) {
-    if (!PAGE_KEYS.has(key)) params[key] = value;
-  }
-  return params;
-}
-
-// Python gives the state's canonical query string; page keys are kept.
-function mirrorInURL(queryString) {
-  const params = new URLSearchParams(queryString);
-  for (const [key, value] of new URLSearchParams(location.search)) {
-    if (PAGE_KEYS.has(key)) params.set(key, value);
-  }
-  const search = params.toString().replace(/%3B/g, ";").replace(/%3A/g, ":").replace(/%2C/g, ",");
-  const url = `${location.pathname}${search ? `?${search}` : ""}${location.hash}`;
-  // replaceState brings the page's style up to date (for :target): called
-  // before a view is drawn, that costs nothing; after, a whole restyle.
-  if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, "", url);
-}
-
 // --------------------------------------------------------------- drawing
 
 function showPanel(panel, scroll) {
@@ -101,9 +78,15 @@ function showPanel(panel, scroll) {
   if (scroll && section && !document.body.dataset.embed) section.scrollIntoView({ block: "start" });
 }
 
+// Marks read by scripts/bench.py, each made once. (Looked up by name, they
+// would scan a timeline that grows by a few entries with every change.)
+let firstPaintMarked = false;
+let confirmedMarked = false;
+
 function markFirstPaint() {
-  if (performance.getEntriesByName("lab:first-paint").length) return;
-  requestAnimationFrame(() => performance.mark("lab:first-paint")); // read by scripts/bench.py
+  if (firstPaintMarked) return;
+  firstPaintMarked = true;
+  requestAnimationFrame(() => performance.mark("lab:first-paint"));
 }
 
 // The panels a first paint can leave for a moment later: those below the
@@ -120,10 +103,14 @@ let rest = Promise.resolve(); // the first paint's panels still to draw
 
 // Draw a view; `from` is "python" or "prepared". A prepared view that does
 // not draw (a malformed file) is dropped without a word: Python will draw.
-function show(next, from, { scrollToPanel = false } = {}) {
+// `change`: the view answers the reader's change (its URL is written when
+// the changes pause, url.js); otherwise the page's first views, written at
+// once, before drawing (replaceState brings the page's style up to date for
+// :target: before a view is drawn that costs nothing, after it a restyle).
+function show(next, from, { scrollToPanel = false, change = false } = {}) {
   const previousPanel = state ? state.panel : undefined;
   const start = performance.now();
-  if (from === "python") mirrorInURL(next.query_string); // Python's view always draws
+  if (from === "python" && !change) url.mirror(next.query_string); // Python's view always draws
   const later = from === "prepared" && !state && "panel" in next.state
     ? offScreenPanels(next.state.panel, scrollToPanel) : null;
   try {
@@ -148,8 +135,7 @@ function show(next, from, { scrollToPanel = false } = {}) {
   }
   chrome.showNotices([...pageNotices, ...next.notices]);
   if (from === "python") pageNotices.length = 0; // said once, with Python's first view
-  if (from === "prepared" && !urlPending) mirrorInURL(next.query_string);
-  classroom.refreshLinks();
+  if (change || (from === "prepared" && !urlPending)) url.mirror(next.query_string, { soon: change });
   syncButtons();
   clearPending();
   if ("panel" in state) {
@@ -159,8 +145,9 @@ function show(next, from, { scrollToPanel = false } = {}) {
   markFirstPaint();
   performance.mark("lab:paint"); // one per view drawn: a burst of calls draws once
   performance.measure(`lab:show:${from}`, { start, end: performance.now() });
-  if (own && !performance.getEntriesByName("lab:confirmed").length) {
-    performance.mark("lab:confirmed"); // Python's own view is on screen; read by scripts/bench.py
+  if (own && !confirmedMarked) {
+    confirmedMarked = true;
+    performance.mark("lab:confirmed"); // Python's own view is on screen
   }
   return true;
 }
@@ -341,7 +328,7 @@ async function beforeLive(call) {
   const keys = Object.keys(call.partial);
   if (!urlPending && queue.length === 0 && state && prepared.covers(keys)) {
     const next = await prepared.view({ ...state, ...call.partial });
-    if (next && show(next, "prepared")) {
+    if (next && show(next, "prepared", { change: true })) {
       clearErrors();
       sayWhatChanged([call.partial]);
       call.resolve(structuredClone(state));
@@ -383,7 +370,7 @@ async function flush() {
     for (const call of calls) call.reject(new Error(reply.error));
   } else {
     const drawing = performance.now();
-    if (reply.view) show(reply.view, "python");
+    if (reply.view) show(reply.view, "python", { change: true });
     performance.measure("lab:draw", { start: drawing, end: performance.now() });
     sayWhatChanged(calls.filter((c, i) => reply.results[i].ok).map((c) => c.partial));
     if (reply.results.some((r) => r.ok)) clearErrors();
@@ -477,7 +464,7 @@ window.lab = lab;
 
 // ------------------------------------------------------------- the boot
 
-const requestedRuntime = new URLSearchParams(location.search).get("runtime");
+const requestedRuntime = url.searchParams().get("runtime");
 
 async function loadManifest() {
   let response;
@@ -498,7 +485,7 @@ async function loadManifest() {
 // nearest prepared view (its selector values, defaults for the rest),
 // clearly marked as not yet the reader's.
 async function paintFromURL() {
-  const params = paramsFromURL();
+  const params = url.labParams();
   const keys = Object.keys(params);
   const exact = prepared.covers(keys);
   let next = exact ? await prepared.view({ ...prepared.defaults, ...params }) : null;
@@ -577,7 +564,7 @@ async function boot() {
 // pending, as before Python was live. Otherwise the page waits for
 // Python's view.
 async function goLive() {
-  const asked = ask({ lab: labName, from: "url", state: paramsFromURL() });
+  const asked = ask({ lab: labName, from: "url", state: url.labParams() });
   if (paintedPrepared && !urlPending && state !== null) {
     confirming = true;
     becomeReady();
@@ -588,7 +575,7 @@ async function goLive() {
   }
   const reply = await asked;
   if (!reply.ok) throw new LoadError("runtime", null, reply.error);
-  const scrollToPanel = "panel" in paramsFromURL() && !paintedPrepared;
+  const scrollToPanel = "panel" in url.labParams() && !paintedPrepared;
   urlPending = false;
   show(reply.view, "python", { scrollToPanel });
   becomeReady();
@@ -658,7 +645,7 @@ function failed(error) {
   const retryable = error.kind !== "missing-numpy";
   let fallbackHref = null;
   if (requestedRuntime !== null) {
-    const params = new URLSearchParams(location.search);
+    const params = url.searchParams();
     params.delete("runtime");
     fallbackHref = `${location.pathname}${params.toString() ? `?${params}` : ""}`;
   }
@@ -678,7 +665,7 @@ function start() {
 }
 
 chrome.trackBarHeight();
-const embedNotice = classroom.embedMode(new URLSearchParams(location.search));
+const embedNotice = classroom.embedMode(url.searchParams());
 if (embedNotice) pageNotices.push(embedNotice);
 classroom.init({
   set,
