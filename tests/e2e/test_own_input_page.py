@@ -98,6 +98,18 @@ def test_the_head_view_draws_one_line_per_open_pair(lab):
     assert lab.page.locator("#puntuacion line.hv-link.hv-on").count() == 4
     assert "banco → parque (0,58)" in lab.page.locator("#puntuacion .headview + .visually-hidden, "
                                                       "#puntuacion .visually-hidden").first.inner_text()
+    # Another query moves the highlight; the lines stay the very same drawing.
+    lab.page.evaluate("document.querySelector('#puntuacion .headview svg').dataset.mark = 'drawn'")
+    lab.choose("Consulta", "3 · parque")
+    queries = lab.page.locator("#puntuacion .hv-q .hv-word")
+    assert [i for i in range(4) if "hv-query" in queries.nth(i).get_attribute("class")] == [3]
+    assert lab.page.locator("#puntuacion .headview svg").get_attribute("data-mark") == "drawn"
+    assert lines.count() == 16
+    # Another mask draws anew: its lines are not the same.
+    lab.choose("Máscara", "causal")
+    assert lines.count() == 10
+    assert lab.page.locator("#puntuacion .headview svg").get_attribute("data-mark") is None
+    assert "hv-query" in queries.nth(3).get_attribute("class")
     lab.choose("Cabeza", "todas (concatenar y W_O)")
     assert lab.page.locator("#puntuacion .hv-legend li").count() == 3
     dashes = lab.page.locator("#puntuacion line.hv-link.head-1").first.get_attribute("stroke-dasharray")

@@ -136,7 +136,18 @@ const DASHES = ["", "7 4", "2 4"]; // one pattern per head: never colour alone
 // whose thickness and opacity follow the weight; a masked pair has no line.
 // Hovering or focusing a word shows only its lines, and the weights beside
 // the words at their other ends. The lines stretch to the width available.
+// A change of query alone (the commonest change: a click on a row or a
+// cell) moves the highlight; anything else draws the picture anew.
+const headViews = new WeakMap(); // node -> {shape, queries: the left column's buttons}
+
 export function renderHeadView(node, view) {
+  const { query, ...rest } = view;
+  const shape = JSON.stringify(rest);
+  const last = headViews.get(node);
+  if (last && last.shape === shape && node.contains(last.queries[0])) {
+    last.queries.forEach((button, i) => button.classList.toggle("hv-query", i === query));
+    return;
+  }
   const n = view.words.length;
   const height = n * ROW + 8;
   const figure = el("div", undefined, "headview");
@@ -214,6 +225,7 @@ export function renderHeadView(node, view) {
   }
   parts.push(el("p", view.alt, "visually-hidden"));
   node.replaceChildren(...parts);
+  headViews.set(node, { shape, queries: buttons.q.map((item) => item.button) });
 }
 
 // ---------------------------------------------------------------- charts
