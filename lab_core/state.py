@@ -96,8 +96,12 @@ def choice(label, options):
     def parse(value, state):
         if isinstance(value, str) and value in options:
             return value
+        # The values a link or lab.set writes, each with the label the page
+        # shows when they differ («bidirectional», shown «bidireccional»).
+        accepted = ", ".join(key if key == name else "%s = %s" % (key, name)
+                             for key, name in options.items())
         raise ValueError("%s: «%s» no es una de las opciones (%s)"
-                         % (label, shown(value), ", ".join(options.values())))
+                         % (label, shown(value), accepted))
 
     return parse
 

@@ -26,12 +26,14 @@ CPU_THROTTLE = float(os.environ.get("LAB_CPU_THROTTLE", "1"))
 
 # The address bar shows the state on screen: its lab keys are those of the
 # query string Python gave for the view (page keys such as runtime and embed
-# left aside). A change's URL is written once the changes pause (url.js).
+# left aside, and an embed's panel, kept even when it is the default). A
+# change's URL is written once the changes pause (url.js).
 URL_SHOWS_VIEW = """() => {
   const envelope = JSON.parse(window.py_view_data || 'null');
   if (!envelope || !envelope.view) return false;
   const want = new URLSearchParams(envelope.view.query_string);
   const have = new URLSearchParams(location.search);
+  if (have.has('embed') && !want.has('panel')) have.delete('panel');
   for (const key of ['runtime', 'embed']) have.delete(key);
   want.sort();
   have.sort();

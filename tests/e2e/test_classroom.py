@@ -78,6 +78,31 @@ def test_a_link_copied_or_left_right_after_a_change_carries_it(lab):
     assert lab.state()["head"] == "finanzas"
 
 
+def test_a_value_typed_then_copied_is_in_the_link(lab):
+    # The field's change is sent when pressing the button takes the focus
+    # away: the copy waits for it.
+    clipboard(lab)
+    lab.open(lab.base_url + "bloque.html")
+    lab.page.get_by_role("spinbutton", name="Profundidad").fill("30")
+    lab.page.locator(".share-tools").get_by_role("button", name="Copiar enlace").click()
+    lab.page.wait_for_function(
+        "() => document.querySelector('.share-tools .confirm').textContent.length > 0")
+    assert "depth=30" in read_clipboard(lab)
+    assert lab.state()["depth"] == 30
+
+
+def test_a_panel_link_adds_no_history_entry(lab):
+    # «atrás» after a panel link leaves the page, as after any other change,
+    # instead of changing the address and not the screen.
+    lab.open(lab.base_url)
+    before = lab.page.evaluate("history.length")
+    lab.page.locator(".panel-nav a[data-panel='mascara']").click()
+    lab.settle()
+    assert lab.state()["panel"] == "mascara"
+    assert lab.page.evaluate("[history.length, location.hash]") == [before, "#mascara"]
+    assert "panel=mascara" in lab.url()
+
+
 def test_copying_without_a_clipboard_shows_the_text_to_select(lab):
     lab.page.add_init_script("""Object.defineProperty(navigator, 'clipboard', {value: {
         writeText: () => Promise.reject(new Error('denied'))}});""")
@@ -110,6 +135,18 @@ def test_an_embedded_panel_shows_only_itself_and_its_controls(lab):
     assert "mask" not in whole.get_attribute("href")
     lab.open(lab.base_url, "?embed=1&panel=rope")
     assert page.locator("#controls").is_hidden()  # RoPE reads none of the main controls
+
+
+@pytest.mark.parametrize("page_name, panel", [("", "puntuacion"), ("bloque.html", "orden")])
+def test_an_embed_of_the_first_panel_stays_one_after_a_reload(lab, page_name, panel):
+    # The first panel is the default one, left out of the canonical address;
+    # an embed keeps it, or a reload would show the whole lab.
+    lab.open(lab.base_url + page_name, "?embed=1&panel=%s" % panel)
+    assert "panel=%s" % panel in lab.search()
+    lab.page.reload()
+    lab.page.evaluate("window.lab.ready")
+    assert lab.page.evaluate("document.body.dataset.embed") == panel
+    assert lab.notices() == []
 
 
 def test_an_embed_works_inside_an_iframe(lab):

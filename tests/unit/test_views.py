@@ -150,6 +150,8 @@ def test_short_and_scientific_formats():
     ({"query": True}, "no es un número entero"),
     ({"query": 1.5}, "no es un número entero"),
     ({"mask": "futuro"}, "^Máscara: «futuro» no es una de las opciones"),
+    # The values a link writes, each with the label shown when they differ.
+    ({"mask": "bidireccional"}, r"opciones \(causal, bidirectional = bidireccional\)"),
     ({"head": "<img src=x onerror=alert(1)>"}, "no es una de las opciones"),
     ({"color": "rojo"}, "lab.set no conoce «color»"),
     ({"theta": "mucho"}, "no es un número finito"),

@@ -10,7 +10,7 @@ const THEME_KEY = "attention-lab-theme";
 const THEMES = ["auto", "light", "dark"];
 const THEME_NAMES = { auto: "automático", light: "claro", dark: "oscuro" };
 
-let lab = null; // {set, defaults(), exportTable(id), announce(text), live(), whenLive()}
+let lab = null; // {set, settled(), defaults(), exportTable(id), announce(text), live(), whenLive()}
 
 export function init(hooks) {
   lab = hooks;
@@ -222,8 +222,11 @@ function onClick(event) {
   if (!target) return;
   const act = target.dataset.classroom;
   if (!act) return;
+  // What reads the state waits for a change still on its way (a field's
+  // value is sent when pressing the button takes the focus away).
   if (act === "copy-link") {
-    copy(url.href(), "El enlace").then((ok) => ok && confirmNear(target, "Enlace copiado"));
+    lab.settled().then(() => copy(url.href(), "El enlace"))
+      .then((ok) => ok && confirmNear(target, "Enlace copiado"));
   } else if (act === "reset") {
     const { panel, ...article } = lab.defaults(); // the article's state, where the reader is
     lab.set(article).then(() => {
@@ -233,14 +236,15 @@ function onClick(event) {
   } else if (act === "theme") {
     nextTheme();
   } else if (act === "print") {
-    window.print();
+    lab.settled().then(() => window.print());
   } else if (act === "embed") {
-    showSnippet(target.closest("section").id);
+    const panel = target.closest("section").id;
+    lab.settled().then(() => showSnippet(panel));
   } else if (act === "embed-copy") {
     copy(document.querySelector("#embed-dialog textarea").value, "El código para insertar");
   } else if (act === "export") {
-    const wrap = target.closest(".table-wrap");
-    openExport(wrap.querySelector("table").id.replace(/^table-/, ""));
+    const table = target.closest(".table-wrap").querySelector("table").id.replace(/^table-/, "");
+    lab.settled().then(() => openExport(table));
   } else if (act === "export-format") {
     exportAction(target);
   } else if (act === "figure") {

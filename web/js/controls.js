@@ -124,7 +124,16 @@ function onClick(event) {
     return;
   }
   const link = event.target.closest("a[data-panel]");
-  if (link) lab.set({ panel: link.dataset.panel }).catch(() => {});
+  if (!link) return;
+  // A panel is state like any other: going to it replaces the page's
+  // history entry rather than adding one, so «atrás» leaves the page as it
+  // does after any change (an entry per panel left the address and the
+  // screen apart). A click that opens a new tab is the browser's.
+  if (event.button === 0 && !event.ctrlKey && !event.metaKey && !event.shiftKey && !event.altKey) {
+    event.preventDefault();
+    location.replace(link.hash);
+  }
+  lab.set({ panel: link.dataset.panel }).catch(() => {});
 }
 
 function shuffled(items) {

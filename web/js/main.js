@@ -110,7 +110,7 @@ let rest = Promise.resolve(); // the first paint's panels still to draw
 function show(next, from, { scrollToPanel = false, change = false } = {}) {
   const previousPanel = state ? state.panel : undefined;
   const start = performance.now();
-  if (from === "python" && !change) url.mirror(next.query_string); // Python's view always draws
+  if (from === "python" && !change) url.mirror(addressOf(next)); // Python's view always draws
   const later = from === "prepared" && !state && "panel" in next.state
     ? offScreenPanels(next.state.panel, scrollToPanel) : null;
   try {
@@ -135,7 +135,7 @@ function show(next, from, { scrollToPanel = false, change = false } = {}) {
   }
   chrome.showNotices([...pageNotices, ...next.notices]);
   if (from === "python") pageNotices.length = 0; // said once, with Python's first view
-  if (change || (from === "prepared" && !urlPending)) url.mirror(next.query_string, { soon: change });
+  if (change || (from === "prepared" && !urlPending)) url.mirror(addressOf(next), { soon: change });
   syncButtons();
   clearPending();
   if ("panel" in state) {
@@ -150,6 +150,16 @@ function show(next, from, { scrollToPanel = false, change = false } = {}) {
     performance.mark("lab:confirmed"); // Python's own view is on screen
   }
   return true;
+}
+
+// The query string of a view's address. An embed's panel is part of it even
+// when it is the default one (left out of Python's canonical form): without
+// it, a reload or «atrás» on the course page would show the whole lab.
+function addressOf(next) {
+  if (!document.body.dataset.embed || !("panel" in next.state)) return next.query_string;
+  const params = new URLSearchParams(next.query_string);
+  if (!params.has("panel")) params.set("panel", next.state.panel);
+  return params.toString();
 }
 
 function drawRest(next) {
@@ -279,16 +289,26 @@ function checkPartial(partial) {
 // The unsettled partials, in order, also say where the reader is heading:
 // the state on screen with them applied (see wanted()).
 const requested = [];
+const onSettled = []; // resolvers of settled()
 
 function track(promise, partial) {
   requested.push(partial);
   document.body.dataset.busy = "true";
   const done = () => {
     requested.splice(requested.indexOf(partial), 1);
-    if (!requested.length) delete document.body.dataset.busy;
+    if (requested.length) return;
+    delete document.body.dataset.busy;
+    for (const resolve of onSettled.splice(0)) resolve();
   };
   promise.then(done, done);
   return promise;
+}
+
+// Resolves once no lab.set call is unsettled: what reads the state (a link
+// copied, a snippet, a print, an export) waits for a change still on its
+// way, such as a field's value, sent when the button's press took focus.
+function settled() {
+  return requested.length ? new Promise((resolve) => onSettled.push(resolve)) : Promise.resolve();
 }
 
 // The state the page is heading to. The controls compute «one step more»
@@ -669,6 +689,7 @@ const embedNotice = classroom.embedMode(url.searchParams());
 if (embedNotice) pageNotices.push(embedNotice);
 classroom.init({
   set,
+  settled,
   defaults: () => prepared.defaults || {},
   live: () => live,
   whenLive: () => ready, // rejects with the boot's fault
