@@ -83,6 +83,14 @@ def test_a_shared_link_with_a_sentence_and_edits_reproduces_the_view(lab, browse
     other.page.context.close()
 
 
+def test_preparing_the_exercise_puts_the_article_vectors_back(lab):
+    lab.open(lab.base_url, "?vec=lugar.parque.k:3;0")
+    lab.page.get_by_role("button", name="Preparar el ejercicio").click()
+    state = lab.settle()
+    assert state["vec"] == {} and (state["mask"], state["head"]) == ("bidirectional", "lugar")
+    assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"  # what the card says
+
+
 def test_the_head_view_draws_one_line_per_open_pair(lab):
     lab.open(lab.base_url)
     lines = lab.page.locator("#puntuacion .headview line.hv-link")

@@ -152,7 +152,10 @@ const ACTIONS = {
     lab.clearNotices();
     return null;
   },
-  "exercise-go": () => ({ sentence: "parque", query: 1, key: 3, mask: "bidirectional", head: "lugar" }),
+  // The article's exercise, with the article's vectors: the card's 1,41 is
+  // theirs, so the reader's edited vectors are put back.
+  "exercise-go": () => ({ sentence: "parque", query: 1, key: 3, mask: "bidirectional", head: "lugar",
+    ...(Object.keys(lab.state().vec || {}).length ? { vec: {} } : {}) }),
   "step-prev": () => ({ step: lab.state().step - 1 }),
   "step-next": () => ({ step: lab.state().step + 1 }),
   "order-original": () => ({ order: lab.state().order.map((_, i) => i) }),
