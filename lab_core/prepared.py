@@ -18,9 +18,10 @@ lookup()). The page assembles a view by looking up each part; a state is
 prepared when every part is found. The page never computes a part: it only
 looks one up, and falls back to waiting for Python when one is missing.
 
-Index (in manifest.json, "prepared"): {lab: {"path", "group", "selectors",
-"defaults", "contract", "choices" (the values of each group key), "files",
-"states" (how many states are prepared)}}.
+Index (written by the build into the lab's page, as the JSON of
+<script type="application/json" id="lab-prepared">): {"path", "group",
+"selectors", "defaults", "contract", "choices" (the values of each group
+key), "files", "states" (how many states are prepared)}.
 """
 from __future__ import annotations
 

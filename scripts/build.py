@@ -15,13 +15,16 @@ It also writes:
 - static/manifest.json        where the runtimes and the wheel are, each file
                               with its size, SHA-256 and a name a student
                               understands (the page checks what it downloads
-                              and says what failed), and the prepared views;
+                              and says what failed);
 - static/views/<hash>/<lab>/  the views prepared here by the same lab_core in
                               CPython for every state the page's selects can
                               reach (lab_core/prepared.py), so the page paints
                               them before Python is live; the build checks
                               each one against render() and fails if any
-                              differs;
+                              differs. Each page carries its lab's index of
+                              them (<script id="lab-prepared">), so it asks
+                              for its first view without waiting for the
+                              manifest;
 - static/_headers             the HTTP policy (CSP, caching, wasm type) for
                               static hosts that read such a file, from
                               scripts/site_headers.py;
@@ -245,6 +248,22 @@ def precompress(out):
     return len(files), len(todo)
 
 
+PREPARED_SLOT = '<script type="application/json" id="lab-prepared"></script>'
+
+
+def write_prepared_indexes(out, indexes):
+    """Each page carries its own lab's index of prepared views (the page reads
+    it as its script starts; see web/partials/head-assets.html)."""
+    for page in sorted(out.glob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        lab = re.search(r'<body data-lab="([\w-]+)"', text)
+        if not lab or lab.group(1) not in indexes or text.count(PREPARED_SLOT) != 1:
+            raise SystemExit("build: %s has no single slot for its prepared views" % page.name)
+        data = json.dumps(indexes[lab.group(1)], ensure_ascii=False, separators=(",", ":"))
+        filled = PREPARED_SLOT.replace("></", ">%s</" % data.replace("</", "<\\/"))
+        page.write_text(text.replace(PREPARED_SLOT, filled), encoding="utf-8")
+
+
 def check_policy(out):
     """Each page carries the site's policy as a meta tag, exactly (a static
     host that sends no headers still applies it)."""
@@ -274,14 +293,15 @@ def build(out):
         "wheel": build_wheel(out),
         "default_runtime": "bundled",
         "runtimes": {"bundled": copy_runtime(out), "current": copy_current_runtime(out)},
-        "prepared": prepare_views(out),
     }
+    indexes = prepare_views(out)
+    write_prepared_indexes(out, indexes)
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n",
                                        encoding="utf-8")
     check_policy(out)
     check_preloads(out)
     manifest["compressed"] = precompress(out)
-    return manifest
+    return manifest, indexes
 
 
 def site_bytes(out):
@@ -295,12 +315,12 @@ def main():
     parser.add_argument("--out", type=Path, default=ROOT / "static")
     args = parser.parse_args()
     out = args.out.resolve()
-    manifest = build(out)
+    manifest, indexes = build(out)
     files, fresh = manifest["compressed"]
     runtimes = ", ".join("%s %s (%d files)" % (name, r["pyodide"], len(r["files"]))
                          for name, r in manifest["runtimes"].items())
     views = ", ".join("%s %d states" % (lab, index["states"])
-                      for lab, index in manifest["prepared"].items())
+                      for lab, index in indexes.items())
     print("built %s: %s; runtimes: %s; prepared views: %s; %.1f MB; %d files precompressed "
           "(%d new)" % (args.out, manifest["wheel"]["path"], runtimes, views,
                         site_bytes(out) / 1e6, files, fresh))

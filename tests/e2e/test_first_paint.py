@@ -1,6 +1,7 @@
 """The first seconds: prepared views paint before Python is live, never lie,
 and early changes either show at once or wait visibly for Python."""
 import json
+import re
 
 import pytest
 
@@ -17,11 +18,10 @@ SAME = """(a, b) => {
 
 # Every prepared state of a lab, set one by one through lab.set, checked
 # against the prepared view the page would have painted for it.
-SWEEP = """async ([lab, states]) => {
+SWEEP = """async (states) => {
   const same = %s;
-  const { Prepared } = await import('./js/prepared.js');
-  const manifest = await (await fetch('manifest.json')).json();
-  const prepared = new Prepared(manifest.prepared[lab]);
+  const { Prepared, pageIndex } = await import('./js/prepared.js');
+  const prepared = new Prepared(pageIndex());
   const bad = [];
   for (const state of states) {
     await window.lab.set(state);
@@ -61,9 +61,15 @@ def rows_text(table):
     return {row["label"]: [c["text"] for c in row["cells"]] for row in table["rows"]}
 
 
+def page_index(page_name):
+    """The index of prepared views the build wrote into a page."""
+    html = (STATIC / (page_name or "index.html")).read_text(encoding="utf-8")
+    found = re.search(r'<script type="application/json" id="lab-prepared">(.*?)</script>', html)
+    return json.loads(found.group(1))
+
+
 def prepared_view(lab_name, state):
-    manifest = json.loads((STATIC / "manifest.json").read_text(encoding="utf-8"))
-    index = manifest["prepared"][lab_name]
+    index = page_index({"attention": "index.html", "block": "bloque.html"}[lab_name])
     lab = prepared.lab_module(lab_name)
     name = prepared.group_name(lab, state)
     group = json.loads((STATIC / index["path"] / (name + ".json")).read_text(encoding="utf-8"))
@@ -114,7 +120,7 @@ def test_every_prepared_part_equals_the_live_one(lab, lab_name, page_name):
                for s in (dict(module.SPEC.default_state(), **x) for x in states)
                for name, keys in prepared.part_reads(module).items() if "panel" not in keys}
     assert covered == parts
-    bad = lab.page.evaluate(SWEEP, [lab_name, states])
+    bad = lab.page.evaluate(SWEEP, states)
     assert bad == []
 
 
@@ -317,6 +323,40 @@ def test_a_tampered_prepared_view_falls_back_to_python_silently(lab):
     first = lab.page.evaluate("performance.getEntriesByName('lab:first-paint')[0].startTime")
     ready = lab.page.evaluate("performance.getEntriesByName('lab:ready')[0].startTime")
     assert first >= ready - 50  # nothing was painted from the tampered file
+    assert messages == []
+
+
+def test_the_first_view_does_not_wait_for_the_manifest(lab):
+    held = []
+    lab.page.route("**/manifest.json", lambda route: held.append(route))
+    lab.page.goto(lab.base_url + "?mask=bidirectional&head=lugar")
+    lab.page.wait_for_selector("body[data-live='false']")
+    assert held, "the page asked for its manifest"
+    assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
+    for route in held:
+        route.continue_()
+    lab.page.evaluate("window.lab.ready")
+    assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
+
+
+@pytest.mark.parametrize("index", ["{not json", '{"path": 7, "group": "sentence"}', "null"])
+def test_a_tampered_index_in_the_page_falls_back_to_python_silently(lab, index):
+    messages = []
+    lab.page.on("console", lambda m: messages.append(m.text) if m.type in ("error", "warning")
+                else None)
+
+    def tamper(route):
+        html = route.fetch().text()
+        html = re.sub(r'(id="lab-prepared">).*?(</script>)', lambda m: m.group(1) + index + m.group(2),
+                      html)
+        route.fulfill(status=200, content_type="text/html; charset=utf-8", body=html)
+
+    lab.page.route(lab.base_url + "?*", tamper)
+    lab.open(lab.base_url, "?mask=bidirectional")
+    assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
+    assert lab.page.locator("#fault").is_hidden()
+    assert lab.page.evaluate("performance.getEntriesByType('resource')"
+                             ".filter((e) => e.name.includes('/views/')).length") == 0
     assert messages == []
 
 

@@ -22,7 +22,7 @@
 import * as chrome from "./chrome.js";
 import * as classroom from "./classroom.js";
 import { LoadError } from "./download.js";
-import { Prepared } from "./prepared.js";
+import { Prepared, pageIndex } from "./prepared.js";
 import { bootPython, pickRuntime } from "./python.js";
 import { wire } from "./controls.js";
 import { renderView } from "./render.js";
@@ -45,7 +45,7 @@ let own = false; // the view on screen is Python's own (not a prepared one)
 // before Python was live (sent to Python, it would wait behind that view).
 let confirming = false;
 let python = null;
-let prepared = new Prepared(null);
+let prepared = new Prepared(pageIndex()); // the build wrote its index into the page
 let urlPending = false; // the URL's own state is not on screen yet
 const queue = []; // lab.set calls waiting for Python: {partial, resolve, reject}
 let flushing = false;
@@ -530,29 +530,31 @@ async function paintFromURL() {
   return true;
 }
 
-// The boot starts the runtime's 10 MB once the first view is drawn: the
-// view's file (a few kB) does not share a phone's line with them, and the
-// first paint does not share the main thread with their hundreds of pieces
-// (starting them earlier, at the same time as the view's file, made the
-// first paint later and Python no earlier here). The wait is bounded: a
-// view file that never ends only costs FIRST_VIEW_WAIT_MS.
+// The first paint starts as this module does, beside the manifest: the
+// page's index (in the page) names the view's file. The boot starts the
+// runtime's 10 MB once that view is drawn: the view's file (a few kB) does
+// not share a phone's line with them, and the first paint does not share
+// the main thread with their hundreds of pieces (starting them earlier, at
+// the same time as the view's file, made the first paint later and Python
+// no earlier here). The wait is bounded: a view file that never ends only
+// costs FIRST_VIEW_WAIT_MS.
 const FIRST_VIEW_WAIT_MS = 3000;
 let firstViewDeadline = null;
+
+function paintFirst() {
+  painted = paintFromURL().then((ok) => {
+    paintedPrepared = ok;
+    if (ok && !live) enableControls();
+    return ok;
+  }, () => false);
+  firstViewDeadline = new Promise((resolve) => setTimeout(resolve, FIRST_VIEW_WAIT_MS));
+}
 
 async function boot() {
   chrome.hideFault();
   chrome.showStep("manifest");
   if (!manifest) manifest = await loadManifest();
-  if (!painted) {
-    prepared = new Prepared(manifest.prepared && manifest.prepared[labName]);
-    painted = paintFromURL().then((ok) => {
-      paintedPrepared = ok;
-      if (ok && !live) enableControls();
-      return ok;
-    }, () => false);
-    firstViewDeadline = new Promise((resolve) => setTimeout(resolve, FIRST_VIEW_WAIT_MS));
-    await Promise.race([painted, firstViewDeadline]);
-  }
+  await Promise.race([painted, firstViewDeadline]);
   const runtime = pickRuntime(manifest, requestedRuntime);
   if (requestedRuntime !== null && requestedRuntime !== runtime.name && !pageNotices.length) {
     pageNotices.push(`Se ignoró runtime=«${requestedRuntime}»: los entornos son «bundled» ` +
@@ -684,6 +686,10 @@ function start() {
   boot().catch((error) => failed(asLoadError(error)));
 }
 
+// The first view's file is asked for before anything else (the theme's
+// first read of localStorage alone can take 10 ms); it is drawn once it
+// arrives, after the lines below have run.
+paintFirst();
 chrome.trackBarHeight();
 const embedNotice = classroom.embedMode(url.searchParams());
 if (embedNotice) pageNotices.push(embedNotice);

@@ -27,10 +27,31 @@ function urlText(value) {
   return typeof value === "string" ? value : null;
 }
 
+const strings = (value) => Array.isArray(value) && value.every((item) => typeof item === "string");
+
+// Is this the shape of an index the build writes? Anything else (a page
+// edited by hand, a proxy that mangled it) means no prepared views.
+function wellFormed(index) {
+  return Boolean(index) && typeof index === "object" && typeof index.path === "string" &&
+    strings(index.group) && strings(index.selectors) && strings(index.files) &&
+    Boolean(index.defaults) && typeof index.defaults === "object";
+}
+
+// The page's own index, written by the build into
+// <script type="application/json" id="lab-prepared">, or null.
+export function pageIndex() {
+  const node = document.getElementById("lab-prepared");
+  try {
+    return node ? JSON.parse(node.textContent) : null;
+  } catch (error) {
+    return null;
+  }
+}
+
 export class Prepared {
-  // index: manifest.prepared[lab] = {path, group, selectors, defaults, files}
+  // index: {path, group, selectors, defaults, choices, files} (lab_core/prepared.py)
   constructor(index) {
-    this.index = index;
+    this.index = wellFormed(index) ? index : null;
     this.groups = new Map(); // file name -> Promise<group or null>
   }
 
