@@ -391,3 +391,21 @@ def test_the_page_preloads_only_what_every_visit_uses(lab):
         "performance.getEntriesByType('resource').filter((e) => e.name.endsWith('manifest.json')).length")
     assert fetched == 1
     assert not [w for w in warnings if "preload" in w]
+
+
+@pytest.mark.parametrize("page_name, panel", [("", "rope"), ("bloque.html", "layernorm")])
+@pytest.mark.parametrize("width, height", [(1280, 720), (390, 844)])
+def test_a_reload_keeps_the_readers_place(lab, page_name, panel, width, height):
+    # A phone reloads a tab it had set aside: the reader must find the panel
+    # they were reading where it was, not whatever sat at that height in the
+    # page's skeleton (the browser's own restoration lands there).
+    lab.page.set_viewport_size({"width": width, "height": height})
+    lab.open(lab.base_url + page_name)
+    top = f"Math.round(document.getElementById('{panel}').getBoundingClientRect().top)"
+    lab.page.evaluate(f"window.scrollTo(0, scrollY + {top} + 40)")
+    before = lab.page.evaluate(top)
+    assert before == -40 and lab.page.evaluate("scrollY") > 1000
+    lab.page.reload()
+    lab.page.evaluate("window.lab.ready")
+    lab.page.wait_for_selector("body[data-live='true']", state="attached")
+    assert abs(lab.page.evaluate(top) - before) <= 1

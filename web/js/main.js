@@ -22,6 +22,7 @@
 import * as chrome from "./chrome.js";
 import * as classroom from "./classroom.js";
 import { LoadError } from "./download.js";
+import { goTo, keepPlace, savedPlace } from "./place.js";
 import { Prepared, pageIndex } from "./prepared.js";
 import { bootPython, pickRuntime } from "./python.js";
 import { wire } from "./controls.js";
@@ -56,6 +57,9 @@ const have = new Map(); // downloaded runtime files, kept across retries
 const suspect = new Set();
 let manifest = null;
 let painted = null; // the first paint: a Promise of whether a prepared view is on screen
+// A reload's place (place.js): taken once the whole first view is drawn, and
+// it wins over the panel the link names (the reader had moved on from it).
+let place = savedPlace();
 let paintedPrepared = false;
 const pageNotices = []; // about page keys (runtime), not the lab state
 let ready;
@@ -504,6 +508,12 @@ async function loadManifest() {
 // The first paint: the URL's own state if the build prepared it, else the
 // nearest prepared view (its selector values, defaults for the rest),
 // clearly marked as not yet the reader's.
+function goBackToPlace() {
+  if (place === null) return;
+  goTo(place);
+  place = null;
+}
+
 async function paintFromURL() {
   const params = url.labParams();
   const keys = Object.keys(params);
@@ -511,8 +521,9 @@ async function paintFromURL() {
   let next = exact ? await prepared.view({ ...prepared.defaults, ...params }) : null;
   if (live) return false; // the file came after Python: it has nothing to add
   if (next) {
-    const ok = show(next, "prepared", { scrollToPanel: "panel" in params });
+    const ok = show(next, "prepared", { scrollToPanel: "panel" in params && place === null });
     await rest;
+    if (ok) goBackToPlace();
     return ok;
   }
   const near = {};
@@ -523,8 +534,9 @@ async function paintFromURL() {
   urlPending = true;
   // The nearest view already lands on the link's panel: Python's will not
   // move the page again (the reader may have scrolled meanwhile).
-  if (!show(next, "prepared", { scrollToPanel: "panel" in near })) return false;
+  if (!show(next, "prepared", { scrollToPanel: "panel" in near && place === null })) return false;
   await rest;
+  goBackToPlace();
   const group = await prepared.group(next.state);
   markPending(keys, group && group.reads);
   return true;
@@ -597,9 +609,10 @@ async function goLive() {
   }
   const reply = await asked;
   if (!reply.ok) throw new LoadError("runtime", null, reply.error);
-  const scrollToPanel = "panel" in url.labParams() && !paintedPrepared;
+  const scrollToPanel = "panel" in url.labParams() && !paintedPrepared && place === null;
   urlPending = false;
   show(reply.view, "python", { scrollToPanel });
+  goBackToPlace();
   becomeReady();
 }
 
@@ -690,6 +703,7 @@ function start() {
 // first read of localStorage alone can take 10 ms); it is drawn once it
 // arrives, after the lines below have run.
 paintFirst();
+keepPlace();
 chrome.trackBarHeight();
 const embedNotice = classroom.embedMode(url.searchParams());
 if (embedNotice) pageNotices.push(embedNotice);

@@ -1,0 +1,61 @@
+// The reader's place on the page across a reload or a step back in history
+// (a phone reloads a tab it had set aside). The browser's own restoration
+// scrolls while the page is still its empty skeleton, shorter than the drawn
+// page, and scroll anchoring then keeps whatever sat at that height in view:
+// another panel. So the page keeps its place itself (sessionStorage, this
+// tab only) and goes back to it once its whole first view is drawn.
+
+const KEY = `lab-place:${location.pathname}`;
+
+function storage() {
+  try {
+    return window.sessionStorage; // refused in some embeds: no place kept
+  } catch (error) {
+    return null;
+  }
+}
+
+// The place is the panel at the top of the screen and how far its top is
+// from the screen's: the status bar above is taller while Python loads, so
+// a height alone would land that much off.
+function save() {
+  const store = storage();
+  const panel = [...document.querySelectorAll("main > section.panel[id]")]
+    .find((section) => section.getBoundingClientRect().bottom > 0);
+  const place = panel ? { panel: panel.id, top: Math.round(panel.getBoundingClientRect().top) }
+    : { y: Math.round(scrollY) };
+  try {
+    if (store) store.setItem(KEY, JSON.stringify(place));
+  } catch (error) {
+    // full or refused: the next load starts at its default place
+  }
+}
+
+// Where this load should go back to when it is a reload or a step in
+// history, else null (a new visit starts where its link says).
+export function savedPlace() {
+  const navigation = performance.getEntriesByType("navigation")[0];
+  if (!navigation || !["reload", "back_forward"].includes(navigation.type)) return null;
+  const store = storage();
+  try {
+    const place = JSON.parse(store ? store.getItem(KEY) : "null");
+    return place && typeof place === "object" ? place : null;
+  } catch (error) {
+    return null;
+  }
+}
+
+// Back to a saved place, once the page is drawn.
+export function goTo(place) {
+  const panel = typeof place.panel === "string" && document.getElementById(place.panel);
+  if (panel && Number.isFinite(place.top)) scrollBy(0, panel.getBoundingClientRect().top - place.top);
+  else if (Number.isFinite(place.y)) scrollTo(0, place.y);
+}
+
+export function keepPlace() {
+  if ("scrollRestoration" in history) history.scrollRestoration = "manual";
+  addEventListener("pagehide", save);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") save();
+  });
+}
