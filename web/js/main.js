@@ -505,15 +505,15 @@ async function loadManifest() {
   }
 }
 
-// The first paint: the URL's own state if the build prepared it, else the
-// nearest prepared view (its selector values, defaults for the rest),
-// clearly marked as not yet the reader's.
 function goBackToPlace() {
   if (place === null) return;
   goTo(place);
   place = null;
 }
 
+// The first paint: the URL's own state if the build prepared it, else the
+// nearest prepared view (its selector values, defaults for the rest),
+// clearly marked as not yet the reader's.
 async function paintFromURL() {
   const params = url.labParams();
   const keys = Object.keys(params);
