@@ -192,6 +192,11 @@ def order_panel(state):
         "out_gap": d.fmt_error(out_gap),
         "pe_gap": d.fmt_error(pe_gap),
         "pe_differs": pe_gap >= 1e-9,
+        # Which of the panel's two sentences is on screen (its buttons show
+        # it pressed), and the swapped order its button asks for.
+        "shown": ("original" if list(order) == list(range(len(order)))
+                  else "swap" if tuple(order) == SWAPPED_ORDER else "other"),
+        "swapped": list(SWAPPED_ORDER),
     }
     view.update(_order_verdicts(list(order) != list(range(len(order))), pe_gap))
     return view

@@ -95,7 +95,9 @@ Block lab ("block", lab_core/block_lab.py)
 order       {"original", "permuted", "weights", "weights_permuted" (tables),
             "views" (head views of both orders), "pair": {"a", "b"},
             "weights_gap", "out_gap", "pe_gap", "pe_differs",
-            "changed" (false when the order is the original), "summary", "pe"}.
+            "changed" (false when the order is the original), "summary", "pe",
+            "shown" ("original" | "swap" | "other": which of the two sentences,
+            for the pressed button), "swapped" (the order «swap» asks for)}.
 position    {"heatmap": {"rows", "cols", "values" [rows][cols], "label"},
             "wavelengths" (table), "waves" (fastest and slowest wave), "limit",
             "shift": {"k", "error", "sine_only", "verdict"}}.

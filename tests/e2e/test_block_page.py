@@ -103,9 +103,19 @@ def test_order_panel_swap_and_shuffle(lab):
     assert number(lab.page.locator("#order-weights-gap").inner_text()) <= 1e-12
     assert number(lab.page.locator("#order-out-gap").inner_text()) <= 1e-12
     assert number(lab.page.locator("#order-pe-gap").inner_text()) > 0.01
-    lab.page.get_by_role("button", name="El perro mordió al hombre", exact=True).click()
+    original_button = lab.page.get_by_role("button", name="El perro mordió al hombre", exact=True)
+    swap_button = lab.page.get_by_role("button", name="El hombre mordió al perro", exact=True)
+    pressed = lambda: [b.get_attribute("aria-pressed") for b in (original_button, swap_button)]
+    assert pressed() == ["false", "true"]  # the default state shows the swapped sentence
+    original_button.click()
     lab.settle()
     assert lab.state()["order"] == [0, 1, 2, 3, 4]
+    assert pressed() == ["true", "false"]
+    swap_button.click()
+    lab.settle()
+    assert lab.state()["order"] == [0, 4, 2, 3, 1] and pressed() == ["false", "true"]
+    lab.page.evaluate("window.lab.set({order: [1, 0, 2, 3, 4]})")
+    assert pressed() == ["false", "false"]  # neither of the two sentences
     lab.page.get_by_role("button", name="Barajar").click()
     lab.settle()
     order = lab.state()["order"]

@@ -32,7 +32,7 @@ ATTENTION = attention_lab.SPEC.default_state()
 BLOCK = block_lab.SPEC.default_state()
 # Dict keys whose strings are data, not prose: ids, option values, state.
 NOT_PROSE = {"id", "value", "answers", "state", "query_string", "lab", "panel", "role",
-             "name", "contract"}
+             "name", "contract", "shown"}
 # State keys a reader must never see in a sentence (d_model and d_ff are the
 # article's own notation and the visible labels of their controls).
 HIDDEN_KEYS = [k for k in list(attention_lab.SPEC.parsers) + list(block_lab.SPEC.parsers)
@@ -282,6 +282,12 @@ def test_order_verdicts_follow_the_order(order):
     assert view["changed"] == (not identity)
     assert ("no ha cambiado" in view["summary"]) == identity
     assert ("distingue las dos frases" in view["pe"]) == (not identity and view["pe_differs"])
+    # The pressed button says which sentence is on screen: the caption's.
+    words = ["El", "perro", "mordió", "al", "hombre"]
+    caption = " ".join(words[i] for i in order)
+    assert view["shown"] == {"El perro mordió al hombre": "original",
+                             "El hombre mordió al perro": "swap"}.get(caption, "other")
+    assert view["permuted"] == caption
     check_prose({"order": view})
 
 

@@ -159,7 +159,7 @@ const ACTIONS = {
   "step-prev": () => ({ step: lab.state().step - 1 }),
   "step-next": () => ({ step: lab.state().step + 1 }),
   "order-original": () => ({ order: lab.state().order.map((_, i) => i) }),
-  "order-swap": () => ({ order: [0, 4, 2, 3, 1] }),
+  "order-swap": () => ({ order: lab.view().order.swapped }),
   "order-shuffle": () => ({ order: shuffled(lab.state().order) }),
   "train-prev": () => ({ train_steps: Math.max(0, lab.state().train_steps - 1) }),
   "train-next": () => ({ train_steps: Math.min(PLAY.last, lab.state().train_steps + 1) }),

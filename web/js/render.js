@@ -42,6 +42,15 @@ function renderFlag(node, value) {
   node.dataset.flag = String(value);
 }
 
+// A group of buttons, one of which is what the view shows: the button whose
+// data-value is the value is pressed (aria-pressed), the others are not.
+function renderPressed(node, value) {
+  for (const button of node.querySelectorAll("button[data-value]")) {
+    const pressed = String(button.dataset.value === String(value));
+    if (button.getAttribute("aria-pressed") !== pressed) button.setAttribute("aria-pressed", pressed);
+  }
+}
+
 function renderSelect(node, control) {
   const wanted = control.options.map((o) => `${o.value}\u0000${o.label}`).join("\u0001");
   if (node.dataset.options === wanted) return;
@@ -368,6 +377,7 @@ function renderWith(node, value) {
 const RENDERERS = {
   text: renderText,
   flag: renderFlag,
+  pressed: renderPressed,
   select: renderSelect,
   number: renderNumber,
   table: renderTable,
