@@ -74,7 +74,8 @@ def retry_and_boot(lab, fault):
     ("numpy.data", "abort", r"^No se pudo descargar NumPy, la biblioteca de cálculo: se cortó la conexión"),
     ("lab_core-*.whl", "500", r"^El código del laboratorio \(lab_core\) falló en el servidor"),
     ("pyodide.asm.js", "truncated", r"^El intérprete de Python \(su parte en JavaScript\) llegó incompleto"),
-    ("packages.json", "garbled", r"^La lista de paquetes de Python llegó dañado"),
+    ("packages.json", "garbled", r"^La lista de paquetes de Python llegó dañada: "),
+    ("packages.json", "truncated", r"^La lista de paquetes de Python llegó incompleta: "),
     ("js/worker.js", "404", r"^No se pudo cargar el programa que ejecuta Python\.$"),
 ])
 def test_a_failed_file_ends_in_a_message_and_a_retry_that_works(lab, pattern, kind, title):
@@ -83,6 +84,9 @@ def test_a_failed_file_ends_in_a_message_and_a_retry_that_works(lab, pattern, ki
     box = wait_for_fault(lab)
     assert re.search(title, box.locator(".fault-title").inner_text()), box.inner_text()
     assert box.locator(".fault-advice").inner_text()
+    if kind in ("truncated", "garbled"):  # «descargarla» for «la biblioteca…», else «descargarlo»
+        pronoun = "la" if title.startswith("^La ") else "lo"
+        assert "descargar%s de nuevo" % pronoun in box.locator(".fault-advice").inner_text()
     assert lab.page.locator("#status").get_attribute("data-phase") == "error"
     assert lab.page.locator("#status .spinner").is_hidden()  # never an endless spinner
     # The technical line is there, folded away.
@@ -114,6 +118,27 @@ def test_a_change_pending_when_the_boot_fails_is_rejected(lab):
     assert box.locator(".fault-title").inner_text() == (
         "La descarga de NumPy, la biblioteca de cálculo lleva 30 segundos sin avanzar.")
     assert lab.page.evaluate("window.pending") == box.locator(".fault-title").inner_text()
+    retry_and_boot(lab, fault)
+
+
+@pytest.mark.parametrize("pattern, title", [
+    ("manifest.json", "La descarga de la lista de archivos del laboratorio lleva 30 segundos sin avanzar."),
+    ("pyodide.asm.wasm", "La descarga del intérprete de Python lleva 30 segundos sin avanzar."),
+])
+def test_a_download_that_never_answers_ends_in_a_message_and_a_retry(lab, pattern, title):
+    fault = Fault(lab.page, pattern, "hang")
+    lab.page.clock.install()
+    lab.page.goto(lab.base_url + URL)
+    while not fault.held:
+        lab.page.wait_for_timeout(50)
+    if pattern != "manifest.json":  # every other file in: nothing else moves the stall timer
+        size = (RUNTIME / pattern).stat().st_size
+        lab.page.wait_for_function(
+            "(size) => { const p = document.getElementById('progress');"
+            " return p.max > size && p.value >= p.max - size; }", arg=size)
+    lab.page.clock.run_for(31000)  # 30 s with no answer
+    box = wait_for_fault(lab)
+    assert box.locator(".fault-title").inner_text() == title
     retry_and_boot(lab, fault)
 
 

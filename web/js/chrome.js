@@ -103,9 +103,15 @@ const HTTP_WORDS = {
   504: "no llegó a tiempo desde el servidor (error 504)",
 };
 
+// Spanish agreement with a file's label («la biblioteca…» is feminine) and
+// «de» + «el» → «del».
+const isFeminine = (label) => /^la /i.test(label);
+const ofThe = (label) => `de ${label}`.replace(/^de el /, "del ");
+
 // A fault, in words a student understands: what failed, why, what to do.
 export function describe(error) {
   const what = error.file ? error.file.label : "Python";
+  const a = isFeminine(what) ? "a" : "o"; // incomplet-a/-o, dañad-a/-o
   const detail = error.file ? `${error.file.url}: ${error.message}` : error.message;
   const retry = "Pulsa «Reintentar»; lo que ya llegó no se vuelve a descargar.";
   switch (error.kind) {
@@ -121,12 +127,12 @@ export function describe(error) {
     }
     case "corrupt":
       return { title: error.truncated
-        ? `${capitalize(what)} llegó incompleto: la descarga se quedó a medias.`
-        : `${capitalize(what)} llegó dañado: su contenido no es el publicado.`,
-      advice: "Pulsa «Reintentar» para descargarlo de nuevo.", detail };
+        ? `${capitalize(what)} llegó incomplet${a}: la descarga se quedó a medias.`
+        : `${capitalize(what)} llegó dañad${a}: su contenido no es el publicado.`,
+      advice: `Pulsa «Reintentar» para descargarl${a} de nuevo.`, detail };
     case "timeout":
       return { title: error.file
-        ? `La descarga de ${what} lleva 30 segundos sin avanzar.`
+        ? `La descarga ${ofThe(what)} lleva 30 segundos sin avanzar.`
         : "Python lleva 30 segundos sin avanzar al arrancar.",
       advice: `Si tu conexión es lenta, espera un poco. ${retry}`, detail };
     case "script":

@@ -21,7 +21,7 @@
 
 import * as chrome from "./chrome.js";
 import * as classroom from "./classroom.js";
-import { LoadError } from "./download.js";
+import { LoadError, STALL_MS } from "./download.js";
 import { goTo, keepPlace, savedPlace } from "./place.js";
 import { Prepared, pageIndex } from "./prepared.js";
 import { bootPython, pickRuntime } from "./python.js";
@@ -490,18 +490,27 @@ window.lab = lab;
 
 const requestedRuntime = url.searchParams().get("runtime");
 
+// A manifest that never answers (a school network that holds a request)
+// ends, like any runtime file, in the stall message and «Reintentar».
 async function loadManifest() {
+  const stall = new AbortController();
+  const timer = setTimeout(() => stall.abort(), STALL_MS);
+  const stalled = () => new LoadError("timeout", MANIFEST, `sin datos durante ${STALL_MS / 1000} s`);
   let response;
   try {
-    response = await fetch(MANIFEST.url); // preloaded by the page; revalidated by the server
+    response = await fetch(MANIFEST.url, { signal: stall.signal }); // preloaded by the page
   } catch (error) {
-    throw new LoadError("network", MANIFEST, error.message);
+    throw stall.signal.aborted ? stalled() : new LoadError("network", MANIFEST, error.message);
   }
-  if (!response.ok) throw new LoadError("http", MANIFEST, `HTTP ${response.status}`, { status: response.status });
   try {
-    return await response.json();
-  } catch (error) {
-    throw new LoadError("corrupt", MANIFEST, "no es JSON válido");
+    if (!response.ok) throw new LoadError("http", MANIFEST, `HTTP ${response.status}`, { status: response.status });
+    try {
+      return await response.json();
+    } catch (error) {
+      throw stall.signal.aborted ? stalled() : new LoadError("corrupt", MANIFEST, "no es JSON válido");
+    }
+  } finally {
+    clearTimeout(timer);
   }
 }
 

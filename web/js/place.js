@@ -15,15 +15,17 @@ function storage() {
   }
 }
 
-// The place is the panel at the top of the screen and how far its top is
-// from the screen's: the status bar above is taller while Python loads, so
-// a height alone would land that much off.
+// The place is the panel across the top of the screen and how far its top
+// is above the screen's: the status bar above it is taller while Python
+// loads, so a height alone would land that much off. Above the first panel
+// (the page's header on screen), the height is the place: the header does
+// not move.
 function save() {
   const store = storage();
   const panel = [...document.querySelectorAll("main > section.panel[id]")]
     .find((section) => section.getBoundingClientRect().bottom > 0);
-  const place = panel ? { panel: panel.id, top: Math.round(panel.getBoundingClientRect().top) }
-    : { y: Math.round(scrollY) };
+  const top = panel ? panel.getBoundingClientRect().top : 1;
+  const place = top <= 0 ? { panel: panel.id, top } : { y: scrollY };
   try {
     if (store) store.setItem(KEY, JSON.stringify(place));
   } catch (error) {
