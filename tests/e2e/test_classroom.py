@@ -67,10 +67,13 @@ def test_a_link_copied_or_left_right_after_a_change_carries_it(lab):
     assert "mask=bidirectional" in copied and "theta=1.2" in copied
     assert copied == lab.page.evaluate("location.href")
     # Leaving the page writes it too: «atrás» comes back to the state left.
+    # The click comes in the task where the change is drawn; the evaluate
+    # itself returns first (a script that navigates before it returns races
+    # with the navigation: «Execution context was destroyed», seen in CI).
     with lab.page.expect_navigation():
-        lab.page.evaluate("""async () => {
-          await window.lab.set({head: 'finanzas'});
-          document.querySelector('.site-nav a[href="bloque.html"]').click();
+        lab.page.evaluate("""() => {
+          window.lab.set({head: 'finanzas'}).then(() =>
+            document.querySelector('.site-nav a[href="bloque.html"]').click());
         }""")
     lab.page.go_back()
     lab.page.evaluate("window.lab.ready")
