@@ -45,7 +45,7 @@ def head_view(tokens, heads, query=None, caption=""):
             ties = [j for j in row if texts[i][j] == texts[i][top[0]]]
             strongest.append("%s → %s (%s)" % (tokens[i], join_words([tokens[j] for j in ties]),
                                               texts[i][top[0]]))
-        alt.append("%s: %s." % (label, "; ".join(strongest)))
+        alt.append("%s: %s." % (label[:1].upper() + label[1:], "; ".join(strongest)))
     return {
         "caption": caption,
         "words": list(tokens),
@@ -53,7 +53,7 @@ def head_view(tokens, heads, query=None, caption=""):
         "heads": [{"id": h[0], "label": h[1], "style": i} for i, h in enumerate(heads)],
         "links": links,
         "alt": "Líneas de atención, de cada consulta (izquierda) a cada clave (derecha). "
-               "El enlace más fuerte de cada consulta: " + " ".join(alt),
+               "Por cabeza, el enlace más fuerte de cada consulta, con su peso. " + " ".join(alt),
     }
 
 
