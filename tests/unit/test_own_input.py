@@ -209,6 +209,10 @@ def test_the_head_view_text_says_each_querys_strongest_link():
     assert "banco → El y banco (0,50)" in view_of({})["headview"]["alt"]  # a tie, both named
     all_heads = view_of({"head": "all"})["headview"]
     assert [h["style"] for h in all_heads["heads"]] == [0, 1, 2]
+    # One sentence per head, opened by its name: one colon each, never two in a row.
+    sentences = all_heads["alt"].split(". ")[2:]
+    assert [s.split(":")[0] for s in sentences] == ["Pista de lugar", "Pista financiera", "Token anterior"]
+    assert all(s.count(":") == 1 for s in sentences)
 
 
 def test_charts_carry_their_data_in_plot_coordinates():
