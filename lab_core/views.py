@@ -45,8 +45,9 @@ builder     the reader's sentences for the sentence builder: {"words",
             "other_words": [{"index", "word", "label"}], "count",
             "other_count", "full", "other_full", "single", "other_single"}.
 vectors     the vector editor: {"tables": [{"head", "label", "caption",
-            "edited", "rows": [{"word", "cells": [{"name", "role", "x", "y",
-            "edited", "label", "original"}]}]}], "edited"}.
+            "edited" (how many of its vectors), "picker" (its button's words
+            when several heads show), "rows": [{"word", "cells": [{"name",
+            "role", "x", "y", "edited", "label", "original"}]}]}], "edited"}.
 learning    panel 8, a head trained twice (attention_lab/learning.py): {"step",
             "table" (loss and accuracies per mask), "chart" (both losses),
             "weights" (tables of banco's attention), "views" (head views),

@@ -60,8 +60,11 @@ def vectors_view(state):
                     "original": d.fmt_vector_short(original),
                 })
             rows.append({"word": word, "cells": cells})
-        tables.append({"head": head_id, "label": HEADS[head_id]["label"],
-                       "caption": "Vectores de cada palabra · %s" % HEADS[head_id]["label"],
-                       "rows": rows,
-                       "edited": sum(1 for k in state["vec"] if k.startswith(head_id + "."))})
+        edited = sum(1 for k in state["vec"] if k.startswith(head_id + "."))
+        label = HEADS[head_id]["label"]
+        tables.append({"head": head_id, "label": label,
+                       "caption": "Vectores de cada palabra · %s" % label,
+                       "rows": rows, "edited": edited,
+                       "picker": label if not edited else "%s (%d %s)" % (
+                           label, edited, "cambiado" if edited == 1 else "cambiados")})
     return {"tables": tables, "edited": len(state["vec"])}

@@ -41,6 +41,35 @@ URL_SHOWS_VIEW = """() => {
 }"""
 
 
+# Once the page is live, panels off screen skip their rendering
+# (web/js/offscreen.js: content-visibility: auto), and Chromium gives no
+# innerText for the contents of a skipped panel: a reader scrolls there
+# first. The tests read what a panel shows once rendered without scrolling
+# the page: the skip is lifted for the read, within one task (nothing is
+# painted meanwhile), and put back. `text(locator)` is inner_text() read so.
+RENDERED = """(read) => {
+  const body = document.body;
+  const skipping = body.hasAttribute('data-offscreen');
+  body.removeAttribute('data-offscreen');
+  try { return read(); } finally { if (skipping) body.setAttribute('data-offscreen', ''); }
+}"""
+TEXT = "(node) => (%s)(() => node.innerText)" % RENDERED
+
+
+def text(locator):
+    return locator.evaluate(TEXT)
+
+
+def texts(locator):
+    """all_inner_texts(), read so."""
+    return locator.evaluate_all("(nodes) => (%s)(() => nodes.map((node) => node.innerText))" % RENDERED)
+
+
+def rendered(page, script, arg=None):
+    """page.evaluate(script, arg), with the off-screen skip lifted meanwhile."""
+    return page.evaluate("(arg) => (%s)(() => (%s)(arg))" % (RENDERED, script), arg)
+
+
 def serve(prefix="/"):
     if not (STATIC / "manifest.json").is_file():
         pytest.fail("static/ is not built: run `make build` (make test does it)")
@@ -100,21 +129,18 @@ class Lab:
 
     def table(self, caption):
         """A table (found by its caption) as {row label: [cell texts]}."""
-        table = self.find_table(caption)
-        rows = {}
-        for row in table.locator("tbody tr").all():
-            label = row.locator("th").inner_text().strip()
-            rows[label] = [cell.inner_text().strip() for cell in row.locator("td").all()]
-        return rows
+        return self.find_table(caption).evaluate("(node) => (%s)(() => Object.fromEntries("
+                                                 "[...node.tBodies[0].rows].map((row) => [row.cells[0].innerText.trim(), "
+                                                 "[...row.cells].slice(1).map((cell) => cell.innerText.trim())])))" % RENDERED)
 
     def cell(self, caption, row, column):
         table = self.find_table(caption)
-        columns = [th.inner_text().strip() for th in table.locator("thead th").all()][1:]
+        columns = [text(th).strip() for th in table.locator("thead th").all()][1:]
         return self.table(caption)[row][columns.index(column)]
 
     def selected_row(self, caption):
         table = self.find_table(caption)
-        return table.locator("tbody tr.selected th").inner_text().strip()
+        return text(table.locator("tbody tr.selected th")).strip()
 
     def choose(self, label, option_label):
         """Pick an option of the control whose visible label is `label`;
@@ -153,7 +179,7 @@ class Lab:
         return self.page.evaluate("window.lab.state")
 
     def notices(self):
-        return [li.inner_text() for li in self.page.locator("#notices li").all()]
+        return texts(self.page.locator("#notices li"))
 
 
 def new_page(context):

@@ -8,6 +8,8 @@ import re
 
 from lab_core import attention_lab
 
+from conftest import RENDERED, text
+
 SPEC = attention_lab.SPEC
 
 
@@ -25,32 +27,32 @@ def test_score_arithmetic_for_the_article_cell(lab):
     lab.choose("Máscara", "bidireccional")
     panel = lab.page.locator("#puntuacion")
     derivation = panel.locator(".derivation")
-    assert derivation.locator(".formula").inner_text() == "(1·2 + 0·0) / √2 = 1,41"
-    assert "q = (1; 0), k = (2; 0)" in derivation.inner_text()
+    assert text(derivation.locator(".formula")) == "(1·2 + 0·0) / √2 = 1,41"
+    assert "q = (1; 0), k = (2; 0)" in text(derivation)
     softmax = lab.table("Softmax de la fila de «banco»")
     assert softmax["parque"] == ["1,41", "1,000", "0,58"]
     assert softmax["suma"][-1] == "1,00"
     # Another cell, through the Clave control: El's key (0, 1).
     lab.choose("Clave", "0 · El")
-    assert derivation.locator(".formula").inner_text() == "(1·0 + 0·1) / √2 = 0,00"
+    assert text(derivation.locator(".formula")) == "(1·0 + 0·1) / √2 = 0,00"
     # A masked cell explains itself.
     lab.set(mask="causal", key=3)
-    assert "−∞" in derivation.locator(".why").inner_text()
-    assert "Puntuación efectiva: −∞." in derivation.inner_text()
-    assert "Peso final: 0." in derivation.inner_text()
+    assert "−∞" in text(derivation.locator(".why"))
+    assert "Puntuación efectiva: −∞." in text(derivation)
+    assert "Peso final: 0." in text(derivation)
 
 
 def test_score_prediction_is_revealed_after_a_pick(lab):
     lab.open(lab.base_url, "?mask=bidirectional")
     prompt = lab.page.locator("#puntuacion .predict")
-    assert prompt.locator(".predict-verdict").inner_text() == ""
+    assert text(prompt.locator(".predict-verdict")) == ""
     prompt.get_by_role("button", name="El", exact=True).click()
     lab.settle()
     assert prompt.get_attribute("data-revealed") == "wrong"
     prompt.get_by_role("button", name="parque", exact=True).click()
     lab.settle()
     assert prompt.get_attribute("data-revealed") == "right"
-    assert "parque" in prompt.locator(".predict-verdict").inner_text()
+    assert "parque" in text(prompt.locator(".predict-verdict"))
 
 
 def test_mixture_and_vocabulary_distribution(lab):
@@ -75,7 +77,7 @@ def test_heads_one_by_one_and_all_together(lab):
     lab.choose("Cabeza", "todas (concatenar y W_O)")
     assert lab.state()["head"] == "all"
     assert combine.is_visible()
-    assert "× W_O [6, d_model=6] → [n_seq=4, d_model=6]" in combine.inner_text()
+    assert "× W_O [6, d_model=6] → [n_seq=4, d_model=6]" in text(combine)
     for label in ("pista de lugar", "pista financiera", "token anterior"):
         lab.find_table("Puntuaciones · " + label).wait_for()
         assert lab.table("Q, K y V · " + label)
@@ -99,7 +101,7 @@ def test_mask_matrix_closes_cells_in_place(lab):
     assert sum(row.count("−∞") for row in grid.values()) == 0
     # The same cell element changed class (and so animates) rather than being replaced.
     same = lab.page.locator("td[data-marker='same-node']")
-    assert same.count() == 1 and same.inner_text() == "0"
+    assert same.count() == 1 and text(same) == "0"
     diagonal = lab.page.locator("#mascara td.diagonal")
     assert diagonal.count() == 4
     prompt = lab.page.locator("#mascara .predict")
@@ -111,32 +113,32 @@ def test_mask_matrix_closes_cells_in_place(lab):
 def test_rope_panel_controls(lab):
     lab.open(lab.base_url)
     score = lab.page.locator("#rope-score")
-    assert score.inner_text() == expected()["rope"]["score"]
+    assert text(score) == expected()["rope"]["score"]
     assert lab.page.locator("#rope svg line.vec").count() == 4  # q, k, qₘ, kₙ
     # Shifting m and n together leaves the score alone.
-    before = score.inner_text()
+    before = text(score)
     lab.page.get_by_label("Posición m de la consulta").fill("5")
     lab.page.get_by_label("Posición n de la clave").fill("7")
     lab.page.get_by_label("Posición n de la clave").press("Tab")
     lab.settle()
     assert (lab.state()["rope_m"], lab.state()["rope_n"]) == (5, 7)
-    assert score.inner_text() == before
+    assert text(score) == before
     # A different offset changes it; so does different content.
     lab.page.get_by_label("Posición n de la clave").fill("9")
     lab.page.get_by_label("Posición n de la clave").press("Tab")
     lab.settle()
-    assert score.inner_text() != before
-    offset_score = score.inner_text()
+    assert text(score) != before
+    offset_score = text(score)
     lab.page.get_by_label("q₂").fill("1")
     lab.page.get_by_label("q₂").press("Tab")
     lab.settle()
     assert lab.state()["rope_q"] == [1, 1]
-    assert score.inner_text() != offset_score
+    assert text(score) != offset_score
     # The slider moves θ.
     lab.page.get_by_label("Frecuencia θ").fill("1.2")
     lab.settle()
     assert lab.state()["theta"] == 1.2
-    assert score.inner_text() == expected(theta=1.2, rope_m=5, rope_n=9, rope_q=[1, 1])["rope"]["score"]
+    assert text(score) == expected(theta=1.2, rope_m=5, rope_n=9, rope_q=[1, 1])["rope"]["score"]
     # The offset table is veiled until the reader answers the question it answers.
     offsets = lab.page.locator("#rope-offsets")
     assert offsets.get_attribute("class") == "veiled"
@@ -173,10 +175,10 @@ def test_training_panel_through_the_panel_key(lab):
 def test_kv_cache_steps_and_live_check(lab):
     lab.open(lab.base_url)
     cache = lab.page.locator("#cache")
-    assert lab.page.locator("#cache-diff").inner_text() == "< 10⁻¹²"
+    assert text(lab.page.locator("#cache-diff")) == "< 10⁻¹²"
     assert cache.locator(".check").get_attribute("data-flag") == "true"
     # Step 2 is banco: the same mixture in both sentences (identical prefix).
-    assert lab.page.locator("#prefix-verdict").inner_text().startswith("iguales")
+    assert text(lab.page.locator("#prefix-verdict")).startswith("iguales")
     assert len(lab.table("Caché tras el paso 2: 2 filas de K y V")) == 2
     cache.get_by_role("button", name="Paso siguiente →").click()
     lab.settle()
@@ -188,9 +190,9 @@ def test_kv_cache_steps_and_live_check(lab):
     counts = lab.table("Proyecciones calculadas (q, k y v)")
     assert counts["total"] == ["12", "30"]
     # At the last position the sentences differ, and so do the mixtures.
-    assert lab.page.locator("#prefix-verdict").inner_text().startswith("distintas")
-    assert lab.page.locator("#drift-causal").inner_text() == "< 10⁻¹²"
-    assert not lab.page.locator("#drift-bidirectional").inner_text().startswith("<")
+    assert text(lab.page.locator("#prefix-verdict")).startswith("distintas")
+    assert text(lab.page.locator("#drift-causal")) == "< 10⁻¹²"
+    assert not text(lab.page.locator("#drift-bidirectional")).startswith("<")
     lab.choose("Paso", "1 · llega «El»")
     assert cache.get_by_role("button", name="← Paso anterior").is_disabled()
     prompt = cache.locator(".predict")
@@ -203,7 +205,7 @@ def test_kv_cache_with_all_heads(lab):
     lab.open(lab.base_url, "?head=all&step=3")
     counts = lab.table("Proyecciones calculadas (q, k y v, en 3 cabezas)")
     assert counts["total"] == ["27", "54"]
-    assert lab.page.locator("#cache-diff").inner_text() == "< 10⁻¹²"
+    assert text(lab.page.locator("#cache-diff")) == "< 10⁻¹²"
 
 
 def test_bad_panel_values_fall_back_with_notices(lab):
@@ -224,7 +226,7 @@ def test_bad_panel_values_fall_back_with_notices(lab):
         assert re.search(pattern, error), (partial, error)
     assert lab.state() == state
     # No number on the page reads NaN or Infinity.
-    assert not re.search(r"NaN|Infinity|undefined", lab.page.locator("main").inner_text())
+    assert not re.search(r"NaN|Infinity|undefined", text(lab.page.locator("main")))
 
 
 def test_page_opens_at_the_top_unless_a_panel_is_asked_for(lab):
@@ -243,14 +245,14 @@ def test_clicking_or_focusing_a_score_cell_explains_it(lab):
     scores.locator("tbody tr").nth(1).locator("td").nth(3).click()
     lab.settle()
     assert (lab.state()["query"], lab.state()["key"]) == (1, 3)
-    assert formula.inner_text() == "(1·2 + 0·0) / √2 = 1,41"
-    assert scores.locator("td.focus").inner_text() == "1,41"
+    assert text(formula) == "(1·2 + 0·0) / √2 = 1,41"
+    assert text(scores.locator("td.focus")) == "1,41"
     # Keyboard: the arrows move within the grid; Enter explains the cell.
     lab.page.keyboard.press("ArrowLeft")
     lab.page.keyboard.press("Enter")
     lab.settle()
     assert (lab.state()["query"], lab.state()["key"]) == (1, 2)
-    assert formula.inner_text() == "(1·0 + 0·1) / √2 = 0,00"
+    assert text(formula) == "(1·0 + 0·1) / √2 = 0,00"
     assert scores.locator("td.focus").count() == 1
 
 
@@ -263,7 +265,7 @@ def test_narrow_screens_do_not_scroll_sideways(lab):
 
 # Every table the page shows (a hidden part keeps what it last drew), as
 # text, and the vector editor's fields.
-PAGE_TEXT = """() => ({
+PAGE_TEXT = """() => (%s)(() => ({
   tables: [...document.querySelectorAll('main table')].filter((t) => t.getClientRects().length)
     .map((t) => [t.id, t.innerText]),
   titles: [...document.querySelectorAll('#score-tables td[title], #score-tables .row-pick')]
@@ -271,7 +273,7 @@ PAGE_TEXT = """() => ({
   fields: [...document.querySelectorAll('.vectors input')].map((i) => [i.getAttribute('aria-label'), i.value]),
   questions: [...document.querySelectorAll('.predict-question')].map((q) => q.textContent),
   sections: [...document.querySelectorAll('main [data-render="with"]')].map((w) => w.hidden),
-})"""
+}))""" % RENDERED
 
 
 def test_redraws_reuse_tables_and_read_like_a_fresh_page(lab):
@@ -315,5 +317,5 @@ def test_todas_comes_back_whole_after_one_head(lab):
     assert fresh.evaluate(PAGE_TEXT) == shown
     fresh.close()
     lab.choose("Cabeza", "pista de lugar")
-    question = lab.page.locator("#mascara .predict-question").inner_text()
+    question = text(lab.page.locator("#mascara .predict-question"))
     assert "«pista de lugar»" in question and "de las tres" not in question

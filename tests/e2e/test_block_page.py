@@ -5,6 +5,8 @@ import re
 
 from lab_core import block_lab
 
+from conftest import text
+
 PAGE = "bloque.html"
 
 
@@ -25,16 +27,16 @@ def number(text):
 
 def test_parameter_table_for_the_article_and_py_table_data(lab):
     open_block(lab)
-    assert lab.page.locator("#status").inner_text().startswith("Listo")
+    assert text(lab.page.locator("#status")).startswith("Listo")
     table = lab.table("Parámetros del bloque")
     assert table == {"Atención": ["1.048.576", "33,28 %"], "FFN": ["2.099.712", "66,65 %"],
                      "LayerNorm": ["2.048", "0,07 %"], "Total": ["3.150.336", "100,00 %"]}
     published = json.loads(lab.page.evaluate("window.py_table_data"))
     assert published["headers"] == ["Componente", "Parámetros", "Proporción"]
     assert {row[0]: row[1:] for row in published["rows"]} == table
-    assert lab.page.locator("#block-in").inner_text() == "(2, 10, 512)"
-    assert lab.page.locator("#block-out").inner_text() == "(2, 10, 512)"
-    assert "todos sus valores son finitos" in lab.page.locator("#block-check").inner_text()
+    assert text(lab.page.locator("#block-in")) == "(2, 10, 512)"
+    assert text(lab.page.locator("#block-out")) == "(2, 10, 512)"
+    assert "todos sus valores son finitos" in text(lab.page.locator("#block-check"))
 
 
 def test_sizes_through_the_inputs(lab):
@@ -47,7 +49,7 @@ def test_sizes_through_the_inputs(lab):
     state = lab.state()
     assert (state["d_model"], state["heads"], state["d_ff"]) == (768, 12, 3072)
     assert lab.table("Parámetros del bloque")["Total"] == ["7.084.800", "100,0 %"]
-    assert "fórmula cerrada" in lab.page.locator("#bloque").inner_text()
+    assert "fórmula cerrada" in text(lab.page.locator("#bloque"))
     assert "d_model=768" in lab.url()
     published = json.loads(lab.page.evaluate("window.py_table_data"))
     assert published["rows"][3][1] == "7.084.800"
@@ -61,8 +63,8 @@ def test_bad_sizes_show_a_message_beside_the_input_and_keep_the_table(lab):
     field.press("Tab")
     lab.settle()
     message = lab.page.locator("[data-error-for='d_model']")
-    assert "no es divisible entre 8 cabezas" in message.inner_text()
-    assert message.inner_text().endswith("Se mantiene: 512.")
+    assert "no es divisible entre 8 cabezas" in text(message)
+    assert text(message).endswith("Se mantiene: 512.")
     assert field.get_attribute("aria-invalid") == "true"
     assert lab.table("Parámetros del bloque") == before
     assert lab.state()["d_model"] == 512
@@ -76,11 +78,11 @@ def test_bad_sizes_show_a_message_beside_the_input_and_keep_the_table(lab):
             "(p) => window.lab.set(p).then(() => 'resolved', (e) => e.message)", partial)
         assert re.search(pattern, error), (partial, error)
         key = next(iter(partial))
-        assert re.search(pattern, lab.page.locator("[data-error-for='%s']" % key).inner_text())
+        assert re.search(pattern, text(lab.page.locator("[data-error-for='%s']" % key)))
     assert lab.table("Parámetros del bloque") == before
     # A good value clears the messages.
     lab.set(d_model=1024, heads=16, d_ff=4096)
-    assert lab.page.locator("[data-error-for='d_model']").inner_text() == ""
+    assert text(lab.page.locator("[data-error-for='d_model']")) == ""
     assert field.get_attribute("aria-invalid") is None
     assert lab.table("Parámetros del bloque")["Atención"] == ["4.194.304", "33,3 %"]
 
@@ -100,9 +102,9 @@ def test_order_panel_swap_and_shuffle(lab):
     swapped = lab.table("Pesos · El hombre mordió al perro")
     # The pair (perro -> hombre) keeps its weight across the swap.
     assert original["perro"][4] == swapped["perro"][1]
-    assert number(lab.page.locator("#order-weights-gap").inner_text()) <= 1e-12
-    assert number(lab.page.locator("#order-out-gap").inner_text()) <= 1e-12
-    assert number(lab.page.locator("#order-pe-gap").inner_text()) > 0.01
+    assert number(text(lab.page.locator("#order-weights-gap"))) <= 1e-12
+    assert number(text(lab.page.locator("#order-out-gap"))) <= 1e-12
+    assert number(text(lab.page.locator("#order-pe-gap"))) > 0.01
     original_button = lab.page.get_by_role("button", name="El perro mordió al hombre", exact=True)
     swap_button = lab.page.get_by_role("button", name="El hombre mordió al perro", exact=True)
     pressed = lambda: [b.get_attribute("aria-pressed") for b in (original_button, swap_button)]
@@ -139,12 +141,12 @@ def test_positional_encoding_panel(lab):
     table = lab.table("Longitud de onda de cada pareja (d_model = 32)")
     assert len(table) == 16
     assert table["pareja 0 (coordenadas 0 y 1)"][1] == "6,3"
-    assert number(lab.page.locator("#pe-shift-error").inner_text()) < 1e-9
-    assert number(lab.page.locator("#pe-sine-error").inner_text()) > 0.1
+    assert number(text(lab.page.locator("#pe-shift-error"))) < 1e-9
+    assert number(text(lab.page.locator("#pe-sine-error"))) > 0.1
     field.fill("33")
     field.press("Tab")
     lab.settle()
-    assert "debe ser par" in lab.page.locator("[data-error-for='pe_d']").inner_text()
+    assert "debe ser par" in text(lab.page.locator("[data-error-for='pe_d']"))
     lab.set(pe_d=64)
     canvas = lab.page.locator("#posicion canvas")
     assert canvas.get_attribute("aria-label") == "PE(pos, i) para 50 posiciones y d_model = 64"
@@ -188,30 +190,30 @@ def test_residual_and_layernorm_panels(lab):
     field.press("Tab")
     lab.settle()
     assert len(lab.table("Norma del gradiente que llega a la primera capa")) == 40
-    assert number(lab.page.locator("#grad-plain").inner_text()) < 1e-10
-    assert number(lab.page.locator("#grad-residual").inner_text()) > 0.5
+    assert number(text(lab.page.locator("#grad-plain"))) < 1e-10
+    assert number(text(lab.page.locator("#grad-residual"))) > 0.5
     assert len(lab.table("Norma de la activación tras cada capa")) == 40
-    assert lab.page.locator("#ln-mean").inner_text() == "5,000"
-    assert lab.page.locator("#ln-var").inner_text() == "5,000"
+    assert text(lab.page.locator("#ln-mean")) == "5,000"
+    assert text(lab.page.locator("#ln-var")) == "5,000"
     for i in range(4):
         lab.page.get_by_label("x%s" % "₁₂₃₄"[i]).fill("3")
         lab.page.get_by_label("x%s" % "₁₂₃₄"[i]).press("Tab")
         lab.settle()
     assert lab.state()["ln_x"] == [3, 3, 3, 3]
-    assert lab.page.locator("#ln-var").inner_text() == "0,000"
+    assert text(lab.page.locator("#ln-var")) == "0,000"
     lab.page.get_by_label("Desplazamiento β").fill("0.5")
     lab.settle()
-    assert lab.page.locator("#ln-out").inner_text() == "(0,500; 0,500; 0,500; 0,500)"
+    assert text(lab.page.locator("#ln-out")) == "(0,500; 0,500; 0,500; 0,500)"
 
 
 def test_ffn_panel(lab):
     open_block(lab)
-    assert number(lab.page.locator("#ffn-collapse").inner_text()) < 1e-9
-    assert lab.page.locator("#ffn-position5").inner_text() == "< 10⁻¹²"
-    assert "no se ha enterado" in lab.page.locator("#ffn-locality").inner_text()
+    assert number(text(lab.page.locator("#ffn-collapse"))) < 1e-9
+    assert text(lab.page.locator("#ffn-position5")) == "< 10⁻¹²"
+    assert "no se ha enterado" in text(lab.page.locator("#ffn-locality"))
     assert lab.page.locator("#ffn polyline").count() == 2
     lab.set(d_model=256, heads=8, d_ff=1024)
-    assert "d_ff = 1024" in lab.page.locator("#ffn").inner_text()
+    assert "d_ff = 1024" in text(lab.page.locator("#ffn"))
 
 
 def test_quiz_feedback_and_links(lab):
@@ -225,7 +227,7 @@ def test_quiz_feedback_and_links(lab):
     first.get_by_role("button", name="No cambia: solo depende de qué palabras son").click()
     lab.settle()
     assert first.get_attribute("data-revealed") == "right"
-    assert "q·k" in first.locator(".predict-verdict").inner_text()
+    assert "q·k" in text(first.locator(".predict-verdict"))
     # The link to the panel that explains a question shows once it is answered.
     link = items.nth(3).get_by_role("link")
     assert link.is_hidden()

@@ -10,7 +10,7 @@ from lab_core import attention_lab
 from lab_core.export import spreadsheet_text
 from lab_core.views import answer
 
-from conftest import URL_SHOWS_VIEW
+from conftest import text, URL_SHOWS_VIEW
 
 ATTENTION_PANELS = ["puntuacion", "mezcla", "cabezas", "mascara", "rope", "entrenamiento", "cache"]
 BLOCK_PANELS = ["orden", "posicion", "residual", "layernorm", "ffn", "bloque", "quiz"]
@@ -40,7 +40,7 @@ def test_copy_the_link_and_reset_to_the_article(lab):
     tools.get_by_role("button", name="Copiar enlace").click()
     lab.page.wait_for_function(
         "() => document.querySelector('.share-tools .confirm').textContent.length > 0")
-    assert tools.locator(".confirm").inner_text() == "Enlace copiado"
+    assert text(tools.locator(".confirm")) == "Enlace copiado"
     assert read_clipboard(lab) == lab.page.url
     tools.get_by_role("button", name="Restablecer").click()
     lab.settle()
@@ -114,7 +114,7 @@ def test_copying_without_a_clipboard_shows_the_text_to_select(lab):
     dialog = lab.page.locator("#text-dialog")
     dialog.wait_for(state="visible")
     assert dialog.locator("textarea").input_value() == lab.page.url
-    assert "selecciónalo y cópialo tú" in dialog.locator(".dialog-title").inner_text()
+    assert "selecciónalo y cópialo tú" in text(dialog.locator(".dialog-title"))
     selected = lab.page.evaluate(
         "(() => { const t = document.getElementById('text-box'); "
         "return t.value.slice(t.selectionStart, t.selectionEnd); })()")
@@ -159,7 +159,7 @@ def test_an_embed_works_inside_an_iframe(lab):
     inner = lab.page.frames[1]
     inner.evaluate("window.lab.ready")
     assert inner.evaluate("window.lab.state.mask") == "bidirectional"
-    assert frame.locator("#table-scores tbody tr").nth(1).locator("td").nth(3).inner_text() == "1,41"
+    assert text(frame.locator("#table-scores tbody tr").nth(1).locator("td").nth(3)) == "1,41"
     inner.evaluate("window.lab.set({mask: 'causal'})")
     inner.wait_for_function(URL_SHOWS_VIEW)
     assert "mask" not in inner.evaluate("location.search")
@@ -253,8 +253,8 @@ def test_print_hides_the_controls_and_writes_the_state(lab):
     line = lab.page.locator(".print-state")
     assert line.is_visible()
     assert ("Frase: El banco del parque · Consulta: banco · Clave: parque · "
-            "Máscara: bidireccional · Cabeza: pista de lugar") in line.inner_text()
-    assert lab.page.url in line.inner_text()
+            "Máscara: bidireccional · Cabeza: pista de lugar") in text(line)
+    assert lab.page.url in text(line)
     assert lab.page.locator(".veiled").count() == 0 or lab.page.locator(".veiled").first.evaluate(
         "(e) => getComputedStyle(e).filter") == "none"
     pdf = lab.page.pdf()
@@ -337,19 +337,19 @@ def test_the_theme_toggle_overrides_the_system_and_is_kept(lab):
     lab.page.emulate_media(color_scheme="light")
     lab.open(lab.base_url)
     toggle = lab.page.locator("#theme-toggle")
-    assert toggle.inner_text() == "Tema: automático"
+    assert text(toggle) == "Tema: automático"
     toggle.click()  # on a light system, the first press shows the dark theme
-    assert toggle.inner_text() == "Tema: oscuro"
+    assert text(toggle) == "Tema: oscuro"
     assert lab.page.evaluate("getComputedStyle(document.documentElement).backgroundColor") == \
         "rgb(15, 18, 24)"
     lab.open(lab.base_url)
-    assert lab.page.locator("#theme-toggle").inner_text() == "Tema: oscuro"
+    assert text(lab.page.locator("#theme-toggle")) == "Tema: oscuro"
 
 
 def test_colour_is_never_the_only_carrier(lab):
     lab.open(lab.base_url)
     masked = lab.page.locator("#table-scores td.masked").first
-    assert masked.inner_text() == "−∞"
+    assert text(masked) == "−∞"
     assert "repeating-linear-gradient" in masked.evaluate("(e) => getComputedStyle(e).backgroundImage")
     bar = lab.page.locator("#table-scores tr.selected th").evaluate(
         "(e) => getComputedStyle(e).boxShadow")
@@ -365,18 +365,18 @@ def test_a_score_table_is_one_tab_stop_and_arrows_move_without_changing_the_stat
     lab.open(lab.base_url, "?mask=bidirectional")
     table = lab.page.locator("#table-scores")
     stops = table.locator("[tabindex='0']")
-    assert stops.count() == 1 and stops.first.inner_text() == "1,41"  # banco → parque
+    assert stops.count() == 1 and text(stops.first) == "1,41"  # banco → parque
     stops.first.focus()
     lab.page.keyboard.press("ArrowLeft")
     lab.page.keyboard.press("ArrowUp")
     focused = lab.page.evaluate("document.activeElement.textContent")
     assert focused == "0,71"  # El → del
     assert (lab.state()["query"], lab.state()["key"]) == (1, 3)  # moving focus changes nothing
-    assert "fila El, columna del" in lab.page.locator("#announce").inner_text()
+    assert "fila El, columna del" in text(lab.page.locator("#announce"))
     lab.page.keyboard.press("Enter")
     lab.settle()
     assert (lab.state()["query"], lab.state()["key"]) == (0, 2)
-    assert lab.page.locator("#puntuacion .formula").inner_text() == "(0·0 + 1·1) / √2 = 0,71"
+    assert text(lab.page.locator("#puntuacion .formula")) == "(0·0 + 1·1) / √2 = 0,71"
     lab.page.keyboard.press("Tab")
     assert lab.page.evaluate("!document.getElementById('table-scores').contains(document.activeElement)")
 
@@ -421,10 +421,10 @@ def test_sliders_take_page_keys_and_ends(lab):
 def test_each_change_is_announced(lab):
     lab.open(lab.base_url)
     lab.choose("Máscara", "bidireccional")
-    assert lab.page.locator("#announce").inner_text() == (
+    assert text(lab.page.locator("#announce")) == (
         "Peso de banco → parque: 0,58; puntuación 1,41 (pista de lugar, máscara bidireccional).")
     lab.set(panel="rope")
-    assert "Panel 5 · RoPE con una sola frecuencia." in lab.page.locator("#announce").inner_text()
+    assert "Panel 5 · RoPE con una sola frecuencia." in text(lab.page.locator("#announce"))
 
 
 def test_motion_respects_reduced_motion(lab):

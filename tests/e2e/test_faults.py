@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from conftest import STATIC
+from conftest import STATIC, text
 
 URL = "?mask=bidirectional"  # a link with state: it must survive the fault and the retry
 RUNTIME = STATIC / "runtime" / "pyodide-0.17.1"
@@ -64,7 +64,7 @@ def retry_and_boot(lab, fault):
     assert lab.state()["mask"] == "bidirectional"  # the link's state was kept
     assert "mask=bidirectional" in lab.page.url
     assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
-    assert lab.page.locator("#status").inner_text().startswith("Listo")
+    assert text(lab.page.locator("#status")).startswith("Listo")
 
 
 @pytest.mark.parametrize("pattern, kind, title", [
@@ -82,11 +82,11 @@ def test_a_failed_file_ends_in_a_message_and_a_retry_that_works(lab, pattern, ki
     fault = Fault(lab.page, pattern, kind)
     lab.page.goto(lab.base_url + URL)
     box = wait_for_fault(lab)
-    assert re.search(title, box.locator(".fault-title").inner_text()), box.inner_text()
-    assert box.locator(".fault-advice").inner_text()
+    assert re.search(title, text(box.locator(".fault-title"))), text(box)
+    assert text(box.locator(".fault-advice"))
     if kind in ("truncated", "garbled"):  # «descargarla» for «la biblioteca…», else «descargarlo»
         pronoun = "la" if title.startswith("^La ") else "lo"
-        assert "descargar%s de nuevo" % pronoun in box.locator(".fault-advice").inner_text()
+        assert "descargar%s de nuevo" % pronoun in text(box.locator(".fault-advice"))
     assert lab.page.locator("#status").get_attribute("data-phase") == "error"
     assert lab.page.locator("#status .spinner").is_hidden()  # never an endless spinner
     # The technical line is there, folded away.
@@ -95,7 +95,7 @@ def test_a_failed_file_ends_in_a_message_and_a_retry_that_works(lab, pattern, ki
     assert pattern.split("*")[0].split("/")[-1] in box.locator(".fault-detail").text_content()
     # A change that needs Python is refused with the same words, never left hanging.
     error = lab.page.evaluate("window.lab.set({theta: 1}).then(() => 'resolved', (e) => e.message)")
-    assert error == box.locator(".fault-title").inner_text()
+    assert error == text(box.locator(".fault-title"))
     retry_and_boot(lab, fault)
 
 
@@ -115,9 +115,9 @@ def test_a_change_pending_when_the_boot_fails_is_rejected(lab):
         " return p.max > size && p.value >= p.max - size; }", arg=size)
     lab.page.clock.run_for(31000)  # 30 s with no byte of numpy.data
     box = wait_for_fault(lab)
-    assert box.locator(".fault-title").inner_text() == (
+    assert text(box.locator(".fault-title")) == (
         "La descarga de NumPy, la biblioteca de cálculo lleva 30 segundos sin avanzar.")
-    assert lab.page.evaluate("window.pending") == box.locator(".fault-title").inner_text()
+    assert lab.page.evaluate("window.pending") == text(box.locator(".fault-title"))
     retry_and_boot(lab, fault)
 
 
@@ -138,7 +138,7 @@ def test_a_download_that_never_answers_ends_in_a_message_and_a_retry(lab, patter
             " return p.max > size && p.value >= p.max - size; }", arg=size)
     lab.page.clock.run_for(31000)  # 30 s with no answer
     box = wait_for_fault(lab)
-    assert box.locator(".fault-title").inner_text() == title
+    assert text(box.locator(".fault-title")) == title
     retry_and_boot(lab, fault)
 
 
@@ -151,7 +151,7 @@ def test_a_second_failure_says_so_and_keeps_the_button(lab):
     box.get_by_role("button", name="Reintentar").click()
     lab.page.wait_for_function(
         "() => document.getElementById('status').textContent.includes('intento 2')")
-    assert "Ha vuelto a fallar (intento 2)" in lab.page.locator("#status").inner_text()
+    assert "Ha vuelto a fallar (intento 2)" in text(lab.page.locator("#status"))
     assert box.get_by_role("button", name="Reintentar").is_enabled()
     retry_and_boot(lab, fault)
     # What arrived on the first attempt was not fetched again.
@@ -163,7 +163,7 @@ def test_the_page_says_so_when_its_own_script_cannot_load(lab, script):
     fault = Fault(lab.page, script, "404")
     lab.page.goto(lab.base_url + URL)
     box = wait_for_fault(lab)
-    assert box.locator(".fault-title").inner_text() == "No se pudo cargar el programa de esta página."
+    assert text(box.locator(".fault-title")) == "No se pudo cargar el programa de esta página."
     assert lab.page.locator("#status .spinner").is_hidden()
     fault.on = False
     with lab.page.expect_navigation():

@@ -1,4 +1,5 @@
 """What the page says follows from what it shows, where the reader looks."""
+from conftest import text, texts
 
 
 def in_view(locator):
@@ -9,16 +10,16 @@ def in_view(locator):
 
 def test_a_tie_reads_as_a_tie(lab):
     lab.open(lab.base_url)
-    assert lab.page.locator("#vocab-best").inner_text() == "empate entre del y de (0,41 cada una)"
-    selected = lab.page.locator("#table-vocab tr.selected th").all_inner_texts()
+    assert text(lab.page.locator("#vocab-best")) == "empate entre del y de (0,41 cada una)"
+    selected = texts(lab.page.locator("#table-vocab tr.selected th"))
     assert selected == ["del", "de"]
 
 
 def test_the_prefix_verdict_names_both_sentences_tokens(lab):
     lab.open(lab.base_url, "?step=3")
-    prefix = lab.page.locator("#cache .prefix").inner_text()
+    prefix = text(lab.page.locator("#cache .prefix"))
     assert "(«del»)" in prefix and "(«de»)" in prefix
-    verdict = lab.page.locator("#prefix-verdict").inner_text()
+    verdict = text(lab.page.locator("#prefix-verdict"))
     assert verdict.startswith("iguales, aunque los prefijos difieren (del/de)")
 
 
@@ -29,7 +30,7 @@ def test_a_rejected_value_is_explained_beside_its_control(lab):
     field.press("Tab")
     lab.settle()
     message = lab.page.locator("#err-rope_n")
-    assert message.inner_text() == ("Posición n de la clave: 99 está fuera del rango 0 a 32. "
+    assert text(message) == ("Posición n de la clave: 99 está fuera del rango 0 a 32. "
                                     "Se mantiene: 3.")
     assert in_view(message) and field.get_attribute("aria-invalid") == "true"
     assert lab.state()["rope_n"] == 3
@@ -41,8 +42,8 @@ def test_url_notices_stay_in_view_when_a_panel_is_opened(lab):
     assert lab.page.evaluate("window.scrollY") > 0
     notices = lab.page.locator("#notice-box")
     assert in_view(notices)
-    assert "Consulta: 9 está fuera del rango 0 a 3" in notices.inner_text()
-    assert "query" not in notices.inner_text()
+    assert "Consulta: 9 está fuera del rango 0 a 3" in text(notices)
+    assert "query" not in text(notices)
     notices.get_by_role("button", name="Entendido").click()
     lab.settle()
     assert notices.is_hidden()
@@ -55,12 +56,12 @@ def test_preparing_the_exercise_shows_its_result(lab):
     lab.page.wait_for_function(
         "() => document.getElementById('announce').textContent.includes('1,41')")
     cell = lab.page.locator("#table-scores td.focus")
-    assert cell.inner_text() == "1,41"
+    assert text(cell) == "1,41"
     lab.page.wait_for_function(
         "() => { const r = document.querySelector('#table-scores td.focus')"
         ".getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }")
     assert "flash" in cell.get_attribute("class")
-    assert lab.page.locator("#announce").inner_text() == (
+    assert text(lab.page.locator("#announce")) == (
         "Ejercicio listo: puntuación de banco → parque, 1,41; peso, 0,58.")
 
 
@@ -78,13 +79,13 @@ def test_questions_hide_their_answers_until_the_reader_picks(lab):
 
 def test_block_sentences_follow_the_sizes(lab):
     lab.open(lab.base_url + "bloque.html", "?d_ff=512")
-    sentence = lab.page.locator("#share-sentence").inner_text()
+    sentence = text(lab.page.locator("#share-sentence"))
     assert sentence.startswith("Con d_ff = 1·d_model, la FFN se lleva el 33,33 %")
     assert "dos tercios" not in sentence.split(" y la atención")[0]
     lab.set(d_model=768, heads=12, d_ff=3072)
-    check = lab.page.locator("#block-check").inner_text()
+    check = text(lab.page.locator("#block-check"))
     assert "finitos" not in check and "no se han calculado" in check
     lab.set(order=[0, 1, 2, 3, 4])
-    assert "no ha cambiado" in lab.page.locator("#order-summary").inner_text()
+    assert "no ha cambiado" in text(lab.page.locator("#order-summary"))
     lab.set(depth=1)
-    assert lab.page.locator("#residual").inner_text().count("Tras 1 capa,") == 1
+    assert text(lab.page.locator("#residual")).count("Tras 1 capa,") == 1

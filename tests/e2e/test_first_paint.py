@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from conftest import STATIC
+from conftest import RENDERED, STATIC, text
 from lab_core import attention_lab, prepared
 
 # Compare two views field by field, in the page (key order does not matter).
@@ -173,7 +173,7 @@ def test_the_article_exercise_works_before_python_is_live(lab):
     held = hold_python(lab.page)
     lab.page.goto(lab.base_url)
     lab.page.wait_for_selector("body[data-live='false']")
-    assert "Vista preparada, ya puedes usarla" in lab.page.locator("#status").inner_text()
+    assert "Vista preparada, ya puedes usarla" in text(lab.page.locator("#status"))
     lab.choose("Máscara", "bidireccional")
     lab.choose("Cabeza", "pista de lugar")
     state = lab.choose("Consulta", "1 · banco")
@@ -185,20 +185,21 @@ def test_the_article_exercise_works_before_python_is_live(lab):
     lab.choose("Máscara", "causal")
     assert lab.cell("Puntuaciones", "banco", "parque") == "−∞"
     lab.choose("Clave", "0 · El")
-    assert lab.page.locator("#puntuacion .formula").inner_text() == "(1·0 + 0·1) / √2 = 0,00"
+    assert text(lab.page.locator("#puntuacion .formula")) == "(1·0 + 0·1) / √2 = 0,00"
     release(lab.page, held)
     lab.page.evaluate("window.lab.ready")
     assert lab.state()["key"] == 0  # Python confirms the same state and numbers
-    assert lab.page.locator("#puntuacion .formula").inner_text() == "(1·0 + 0·1) / √2 = 0,00"
+    assert text(lab.page.locator("#puntuacion .formula")) == "(1·0 + 0·1) / √2 = 0,00"
 
 
-# What the page shows, as a reader sees it: every table's text and the state.
-SNAPSHOT = """() => ({
+# What the page shows, as a reader sees it: every table's text (as drawn
+# once on screen: conftest.RENDERED) and the state.
+SNAPSHOT = """() => (%s)(() => ({
   state: window.lab.state,
   tables: [...document.querySelectorAll('main table')].map((t) => t.innerText),
   live: document.body.dataset.live,
   runtime: window.lab.runtime,
-})"""
+}))""" % RENDERED
 
 
 @pytest.mark.parametrize("page_name, query", [
@@ -230,7 +231,7 @@ def test_a_change_made_the_moment_python_is_live_is_applied_after_its_confirmati
     view = expected(mask="bidirectional", head="lugar", query=1, theta=1.2)
     assert lab.table("Puntuaciones") == rows_text(view["tables"][0]["scores"])
     assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
-    assert lab.page.locator("#rope-score").inner_text() == view["rope"]["score"]
+    assert text(lab.page.locator("#rope-score")) == view["rope"]["score"]
     # A fresh load of the same link shows the same numbers.
     fresh = lab.page.context.new_page()
     fresh.goto(lab.base_url + lab.search())
@@ -263,13 +264,13 @@ def test_the_export_dialog_opened_before_python_works_once_it_is_live(lab):
     lab.page.wait_for_selector("body[data-live='false']")
     lab.page.get_by_role("button", name="Exportar la tabla «Puntuaciones»").click()
     dialog = lab.page.locator("#export-dialog")
-    assert "en cuanto Python esté listo" in dialog.locator(".export-status").inner_text()
+    assert "en cuanto Python esté listo" in text(dialog.locator(".export-status"))
     assert dialog.get_by_role("button", name="Copiar CSV").is_disabled()
     release(lab.page, held)
     lab.page.wait_for_function(
         "() => !document.querySelector('#export-dialog [data-format]').disabled")
-    assert dialog.locator(".export-caption").inner_text() == "Puntuaciones"
-    assert dialog.locator(".export-status").inner_text() == ""
+    assert text(dialog.locator(".export-caption")) == "Puntuaciones"
+    assert text(dialog.locator(".export-status")) == ""
 
 
 def test_a_link_that_was_not_prepared_is_ready_only_with_pythons_view(lab):
@@ -285,7 +286,7 @@ def test_a_change_that_was_not_prepared_waits_visibly(lab):
     lab.page.wait_for_selector("body[data-live='false']")
     lab.page.evaluate("() => { window.pending = window.lab.set({theta: 1.2}); }")
     lab.page.wait_for_selector("body[data-pending='true']")
-    assert "se aplicará en cuanto Python esté listo" in lab.page.locator("#status").inner_text()
+    assert "se aplicará en cuanto Python esté listo" in text(lab.page.locator("#status"))
     rope = lab.page.locator("#rope [data-source='rope.score']")
     assert "pending" in rope.get_attribute("class")
     # Parts that do not read θ are not marked.
@@ -294,14 +295,14 @@ def test_a_change_that_was_not_prepared_waits_visibly(lab):
     state = lab.page.evaluate("window.pending")
     assert state["theta"] == 1.2
     assert lab.page.locator(".pending").count() == 0
-    assert lab.page.locator("#rope-score").inner_text() == expected(theta=1.2)["rope"]["score"]
+    assert text(lab.page.locator("#rope-score")) == expected(theta=1.2)["rope"]["score"]
 
 
 def test_a_link_that_was_not_prepared_shows_the_nearest_view_marked(lab):
     held = hold_python(lab.page)
     lab.page.goto(lab.base_url + "?mask=bidirectional&theta=1.2")
     lab.page.wait_for_selector("body[data-live='false']")
-    assert "Vista aproximada" in lab.page.locator("#status").inner_text()
+    assert "Vista aproximada" in text(lab.page.locator("#status"))
     assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"  # its prepared part
     assert lab.page.evaluate("location.search") == "?mask=bidirectional&theta=1.2"
     assert lab.page.locator(".pending").count() > 0

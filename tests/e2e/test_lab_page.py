@@ -1,7 +1,7 @@
 """The attention lab in a real Chromium, on the bundled Pyodide runtime."""
 import re
 
-from conftest import new_page
+from conftest import new_page, text
 
 DEFAULT = {"sentence": "parque", "query": 1, "mask": "causal", "head": "lugar"}
 
@@ -17,11 +17,11 @@ def number(text):
 
 def test_page_becomes_ready_on_the_bundled_runtime(lab):
     lab.open(lab.base_url)
-    assert lab.page.locator("#status").inner_text().startswith("Listo")
+    assert text(lab.page.locator("#status")).startswith("Listo")
     runtime = lab.page.evaluate("window.lab.runtime")
     assert runtime == {"name": "bundled", "pyodide": "0.17.1",
                        "python": "3.8.2", "numpy": "1.17.5"}
-    footer = lab.page.locator("footer").inner_text()
+    footer = text(lab.page.locator("footer"))
     assert "Pyodide 0.17.1" in footer and "Python 3.8.2" in footer and "NumPy 1.17.5" in footer
     assert core(lab.state()) == DEFAULT
     assert lab.page.evaluate("location.search") == ""  # the default state needs no query
@@ -63,11 +63,11 @@ def test_causal_banco_row_is_identical_for_both_sentences(lab):
         lab.choose("Cabeza", head)
         lab.choose("Frase", "El banco del parque")
         park = {c: lab.table(c)["banco"] for c in ("Puntuaciones", "Pesos")}
-        park_mix = lab.page.locator("#mezcla output").first.inner_text()
+        park_mix = text(lab.page.locator("#mezcla output").first)
         lab.choose("Frase", "El banco de crédito")
         bank = {c: lab.table(c)["banco"] for c in ("Puntuaciones", "Pesos")}
         assert park == bank, head
-        assert lab.page.locator("#mezcla output").first.inner_text() == park_mix
+        assert text(lab.page.locator("#mezcla output").first) == park_mix
     # Bidirectional: the finance cue now sees crédito, and the rows differ.
     lab.choose("Máscara", "bidireccional")
     lab.choose("Cabeza", "pista financiera")
@@ -161,7 +161,7 @@ def test_lab_set_rejects_bad_values_and_keeps_the_state(lab):
         key = next(iter(partial))
         spot = lab.page.locator("[data-error-for='%s']" % key)
         # A message about a control sits beside it; one about no control, in the notices.
-        shown = spot.inner_text() if spot.count() else lab.notices()[0]
+        shown = text(spot) if spot.count() else lab.notices()[0]
         assert re.search(pattern, shown), shown
     assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
     assert lab.page.locator("main b").count() == 0

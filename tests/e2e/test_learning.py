@@ -2,7 +2,7 @@
 share a link to a step, and the figures are lab_core's."""
 import json
 
-from conftest import new_page
+from conftest import new_page, text
 from lab_core.views import answer
 
 
@@ -22,7 +22,7 @@ def test_the_question_comes_before_the_results(lab):
     assert results.evaluate("(r) => r.inert")
     lab.page.locator("#aprende .predict").get_by_role("button", name="la bidireccional").click()
     assert not results.evaluate("(r) => r.inert")
-    assert "¡Bien visto!" in lab.page.locator("#aprende .predict-verdict").inner_text()
+    assert "¡Bien visto!" in text(lab.page.locator("#aprende .predict-verdict"))
 
 
 def test_play_pause_and_step(lab):
@@ -61,11 +61,11 @@ def test_rate_and_seed_change_the_runs(lab):
     assert lab.table("Resultado del entrenamiento") == expected_rows(
         train_steps=300, train_lr=1, train_seed=7)
     lab.fill("Tasa de aprendizaje", "0")
-    assert "Tasa de aprendizaje: 0 está fuera del rango" in lab.page.locator("#err-train_lr").inner_text()
+    assert "Tasa de aprendizaje: 0 está fuera del rango" in text(lab.page.locator("#err-train_lr"))
     assert lab.state()["train_lr"] == 1
     lab.fill("Tasa de aprendizaje", "10")
-    assert "se detuvo en el paso" in lab.page.locator("#aprende .learning-results").inner_text()
-    assert "NaN" not in lab.page.locator("#aprende").inner_text()
+    assert "se detuvo en el paso" in text(lab.page.locator("#aprende .learning-results"))
+    assert "NaN" not in text(lab.page.locator("#aprende"))
 
 
 def test_a_link_to_step_120_reproduces_it(lab, browser):
@@ -79,6 +79,6 @@ def test_a_link_to_step_120_reproduces_it(lab, browser):
     other.page.evaluate("window.lab.ready")
     other.page.locator("#aprende").get_by_role("button", name="Mostrar sin predecir").click()
     assert other.table("Resultado del entrenamiento") == expected_rows(train_steps=120)
-    assert other.page.locator("#learning-verdict").inner_text() == \
-        lab.page.locator("#learning-verdict").inner_text()
+    assert text(other.page.locator("#learning-verdict")) == \
+        text(lab.page.locator("#learning-verdict"))
     other.page.context.close()

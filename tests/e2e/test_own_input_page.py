@@ -1,5 +1,5 @@
 """Your own sentence, your own vectors, and attention you can see."""
-from conftest import new_page
+from conftest import new_page, text, texts
 
 
 def chips(lab, target="tokens"):
@@ -50,16 +50,16 @@ def test_edit_a_vector_and_read_the_new_score(lab):
     first.press("Tab")
     lab.settle()
     assert lab.cell("Puntuaciones", "banco", "parque") == "2,12"
-    assert lab.page.locator("#puntuacion .formula").inner_text() == "(1·3 + 0·0) / √2 = 2,12"
+    assert text(lab.page.locator("#puntuacion .formula")) == "(1·3 + 0·0) / √2 = 2,12"
     assert "vec=lugar.parque.k:3;0" in lab.url()
     cell = lab.page.locator("[data-cell='lugar.parque.k']")
-    assert "edited" in cell.get_attribute("class") and "artículo: (2; 0)" in cell.inner_text()
+    assert "edited" in cell.get_attribute("class") and "artículo: (2; 0)" in text(cell)
     # A refused value stays in its field, marked, with the message beside the table.
     second = lab.page.get_by_label("clave k de parque, coordenada 2").first
     second.fill("doce")
     second.press("Tab")
     lab.settle()
-    assert "«doce» no es un número finito" in lab.page.locator("#err-vec").inner_text()
+    assert "«doce» no es un número finito" in text(lab.page.locator("#err-vec"))
     assert second.get_attribute("aria-invalid") == "true"
     assert lab.cell("Puntuaciones", "banco", "parque") == "2,12"  # the last valid table stays
     # A decimal comma is fine.
@@ -70,6 +70,33 @@ def test_edit_a_vector_and_read_the_new_score(lab):
     lab.page.get_by_role("button", name="Restablecer los vectores de «pista de lugar»").click()
     lab.settle()
     assert lab.state()["vec"] == {} and lab.cell("Puntuaciones", "banco", "parque") == "1,41"
+
+
+def test_with_all_heads_the_editor_shows_one_heads_vectors_at_a_time(lab):
+    lab.open(lab.base_url, "?head=all&mask=bidirectional")
+    editor = lab.page.locator("#cabezas .vectors")
+    picker = editor.get_by_role("group", name="Vectores de")
+    buttons = picker.get_by_role("button")
+    assert texts(buttons) == ["pista de lugar", "pista financiera", "token anterior"]
+    assert buttons.first.get_attribute("aria-pressed") == "true"
+    tables = editor.locator("table:visible")
+    assert tables.count() == 1 and "pista de lugar" in text(tables.first.locator("caption"))
+    # Another head's table, by keyboard; its edit reaches the URL and its button.
+    buttons.nth(1).focus()
+    lab.page.keyboard.press("Enter")
+    assert tables.count() == 1 and "pista financiera" in text(tables.first.locator("caption"))
+    field = tables.first.get_by_label("valor v de banco, coordenada 1")
+    field.fill("-2")
+    field.press("Tab")
+    state = lab.settle()
+    assert state["vec"] == {"finanzas.banco.v": [-2, 0.5]}
+    assert text(buttons.nth(1)) == "pista financiera (1 cambiado)"
+    assert buttons.nth(1).get_attribute("aria-pressed") == "true"  # the pick stays
+    # One head again: its table alone, no picker; the fields now name its vectors.
+    lab.choose("Cabeza", "pista financiera")
+    assert picker.count() == 0 and tables.count() == 1
+    assert tables.first.locator("[data-cell='finanzas.banco.v']").count() == 1
+    assert tables.first.get_by_label("valor v de banco, coordenada 1").input_value() == "−2"  # as Python writes it
 
 
 def test_a_shared_link_with_a_sentence_and_edits_reproduces_the_view(lab, browser):
@@ -99,13 +126,13 @@ def test_the_head_view_draws_one_line_per_open_pair(lab):
     assert lines.count() == 16
     lab.page.locator("#puntuacion").get_by_role("button", name="Mostrar sin predecir").click()
     word = lab.page.locator("#puntuacion .hv-q .hv-word").nth(1)
-    assert word.inner_text().strip() == "banco" and "hv-query" in word.get_attribute("class")
+    assert text(word).strip() == "banco" and "hv-query" in word.get_attribute("class")
     word.focus()
     shown = [t for t in lab.page.locator("#puntuacion .hv-k .hv-w").all_text_contents() if t]
     assert len(shown) == 4 and "0,58" in shown
     assert lab.page.locator("#puntuacion line.hv-link.hv-on").count() == 4
-    assert "banco → parque (0,58)" in lab.page.locator("#puntuacion .headview + .visually-hidden, "
-                                                      "#puntuacion .visually-hidden").first.inner_text()
+    assert "banco → parque (0,58)" in text(lab.page.locator("#puntuacion .headview + .visually-hidden, "
+                                                      "#puntuacion .visually-hidden").first)
     # Another query moves the highlight; the lines stay the very same drawing.
     lab.page.evaluate("document.querySelector('#puntuacion .headview svg').dataset.mark = 'drawn'")
     lab.choose("Consulta", "3 · parque")
@@ -127,7 +154,7 @@ def test_the_head_view_draws_one_line_per_open_pair(lab):
 def test_curves_have_axes_ticks_and_a_text_alternative(lab):
     lab.open(lab.base_url + "bloque.html", "?panel=residual")
     chart = lab.page.locator("#residual svg.chart")
-    assert "sin residual" in lab.page.locator("#residual .chart-legend").inner_text()
+    assert "sin residual" in text(lab.page.locator("#residual .chart-legend"))
     assert chart.locator("text.tick").count() >= 5
     assert "10⁻" in " ".join(chart.locator("text.tick").all_text_contents())
     assert chart.get_attribute("aria-label").startswith("Con 12 capas, la norma del gradiente")

@@ -3,6 +3,8 @@ import re
 
 import pytest
 
+from conftest import text
+
 
 def test_current_runtime_without_numpy_ends_in_a_clear_message(lab):
     lab.page.goto(lab.base_url + "?runtime=current&mask=bidirectional")
@@ -11,7 +13,7 @@ def test_current_runtime_without_numpy_ends_in_a_clear_message(lab):
     status = lab.page.locator("#status")
     assert status.get_attribute("data-phase") == "error"
     fault = lab.page.locator("#fault")
-    assert "no tiene NumPy" in fault.inner_text()
+    assert "no tiene NumPy" in text(fault)
     assert "Pyodide 314.0.7, Python 3.14" in fault.locator(".fault-detail").text_content()
     assert lab.page.locator("#status .spinner").is_hidden()  # no endless spinner
     # Retrying cannot conjure a wheel that no registry has: no button, a way out.

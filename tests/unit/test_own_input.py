@@ -134,6 +134,19 @@ def test_edits_travel_in_the_url_and_only_the_edited_ones():
     assert state_from_params(SPEC, params) == (state, [])
 
 
+def test_with_all_heads_each_vector_table_names_its_head_and_its_edits():
+    # The page shows one head's table at a time, picked by these words.
+    edits = {"lugar.parque.k": [3, 0], "lugar.El.q": [0, 2], "finanzas.banco.v": [1, 1]}
+    tables = view_of({"head": "all", "vec": edits})["vectors"]["tables"]
+    edited = {head: sum(1 for name in edits if name.startswith(head + ".")) for head in HEADS}
+    assert [t["head"] for t in tables] == list(HEADS)
+    for table in tables:
+        assert table["edited"] == edited[table["head"]]
+        assert sum(cell["edited"] for row in table["rows"] for cell in row["cells"]) == table["edited"]
+    assert [t["picker"] for t in tables] == [
+        "pista de lugar (2 cambiados)", "pista financiera (1 cambiado)", "token anterior"]
+
+
 @pytest.mark.parametrize("partial, words", [
     ({"vec": {"lugar.parque.k": [11, 0]}}, "k de parque (pista de lugar): 11 está fuera del rango −10 a 10"),
     ({"vec": {"lugar.parque.k": ["tres", 0]}}, "«tres» no es un número finito"),

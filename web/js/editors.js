@@ -40,87 +40,149 @@ export function renderBuilder(node, builder) {
 
 // For each shown head, every word's q, k and v as two text fields (a
 // decimal comma is fine). Fields update in place, never under the cursor.
-// A head's table is built once per shape (its words and labels) and kept:
-// switching heads, or to «todas» and back, moves built tables in and out.
+// The tables are built once per sentence (their words) and place, and kept:
+// another head rewrites a table's values and names in place, so switching
+// heads builds no fields (fields are costly for the browser to lay out).
+// With «todas», one head's table shows at a time, picked with the buttons
+// above it (a page choice, not lab state): three tables of 72 fields were a
+// wall on a phone, and laying them out made «todas» the slowest change.
 const KEPT_TABLES = 16;
-const built = new WeakMap(); // node -> Map(shape -> {box, inputs, cells, reset})
+const built = new WeakMap(); // node -> {tables: Map(shape -> parts), picker, picked}
 
 export function renderVectors(node, vectors) {
-  if (!built.has(node)) built.set(node, new Map());
-  const kept = built.get(node);
-  const shown = vectors.tables.map((table) => {
-    const shape = JSON.stringify([table.head, table.caption, table.label, table.rows.map(
-      (row) => [row.word, row.cells.map((cell) => [cell.name, cell.role, cell.label])])]);
-    if (!kept.has(shape)) {
-      kept.set(shape, buildVectorTable(table));
-      if (kept.size > KEPT_TABLES) kept.delete(kept.keys().next().value);
+  if (!built.has(node)) built.set(node, { tables: new Map(), picker: buildPicker(node), picked: null });
+  const editor = built.get(node);
+  const shown = vectors.tables.map((table, place) => {
+    const shape = JSON.stringify([place, table.rows.map((row) => [row.word, row.cells.map((cell) => cell.role)])]);
+    if (!editor.tables.has(shape)) {
+      editor.tables.set(shape, buildVectorTable(table));
+      if (editor.tables.size > KEPT_TABLES) editor.tables.delete(editor.tables.keys().next().value);
     }
-    return [table, kept.get(shape)];
+    return [table, editor.tables.get(shape)];
   });
-  const boxes = shown.map(([, parts]) => parts.box);
-  if (boxes.length !== node.children.length || boxes.some((box, i) => node.children[i] !== box)) {
-    node.replaceChildren(...boxes);
+  const several = shown.length > 1;
+  const children = [...(several ? [editor.picker] : []), ...shown.map(([, parts]) => parts.box)];
+  if (children.length !== node.children.length || children.some((child, i) => node.children[i] !== child)) {
+    node.replaceChildren(...children);
   }
-  for (const [table, parts] of shown) {
-    for (const row of table.rows) {
-      for (const cell of row.cells) {
-        [cell.x, cell.y].forEach((value, index) => {
-          const input = parts.inputs.get(`${cell.name}|${index}`);
-          if (document.activeElement !== input && input.value !== value) input.value = value;
-        });
-        const box = parts.cells.get(cell.name);
-        box.classList.toggle("edited", cell.edited);
-        const original = cell.edited ? `artículo: ${cell.original}` : "";
-        if (box.lastChild.textContent !== original) box.lastChild.textContent = original;
-      }
+  for (const [table, parts] of shown) fillVectorTable(table, parts);
+  if (several) {
+    const heads = shown.map(([table]) => table.head);
+    if (!heads.includes(editor.picked)) editor.picked = heads[0];
+    const buttons = editor.picker.querySelector(".picker-buttons");
+    if (buttons.dataset.heads !== heads.join(";")) { // built again only for other heads
+      buttons.dataset.heads = heads.join(";");
+      buttons.replaceChildren(...heads.map((head) => {
+        const button = el("button");
+        button.type = "button";
+        button.dataset.head = head;
+        return button;
+      }));
     }
-    turnOff(parts.reset, table.edited === 0);
+    shown.forEach(([table], i) => {
+      const button = buttons.children[i];
+      if (button.textContent !== table.picker) button.textContent = table.picker;
+      button.setAttribute("aria-pressed", String(table.head === editor.picked));
+    });
   }
+  for (const [table, parts] of shown) parts.box.hidden = several && table.head !== editor.picked;
 }
 
-// -> {box, inputs: Map("name|index" -> input), cells: Map(name -> td), reset}
+// «Vectores de: [pista de lugar] [pista financiera] [token anterior]».
+function buildPicker(node) {
+  const picker = el("div", undefined, "control buttons vec-picker");
+  const label = el("span", "Vectores de", "vec-picker-label");
+  label.id = `${node.id || "vectors"}-picker`;
+  const buttons = el("div", undefined, "picker-buttons");
+  buttons.setAttribute("role", "group");
+  buttons.setAttribute("aria-labelledby", label.id);
+  picker.append(label, buttons);
+  buttons.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-head]");
+    if (!button) return;
+    const editor = built.get(node);
+    editor.picked = button.dataset.head;
+    for (const other of buttons.children) other.setAttribute("aria-pressed", String(other === button));
+    for (const box of node.querySelectorAll(":scope > .vec-table-box")) {
+      box.hidden = box.dataset.head !== editor.picked;
+    }
+  });
+  return picker;
+}
+
+function fillVectorTable(table, parts) {
+  parts.box.dataset.head = table.head;
+  if (parts.caption.textContent !== table.caption) parts.caption.textContent = table.caption;
+  table.rows.forEach((row, i) => {
+    row.cells.forEach((cell, j) => {
+      [cell.x, cell.y].forEach((value, index) => {
+        const input = parts.inputs[i][j][index];
+        if (input.dataset.vec !== cell.name) { // another head's vector in this place
+          input.dataset.vec = cell.name;
+          input.setAttribute("aria-label", `${cell.label}, coordenada ${index + 1}`);
+          input.removeAttribute("aria-invalid");
+        }
+        if (document.activeElement !== input && input.value !== value) input.value = value;
+      });
+      const box = parts.cells[i][j];
+      if (box.dataset.cell !== cell.name) box.dataset.cell = cell.name;
+      box.classList.toggle("edited", cell.edited);
+      const original = cell.edited ? `artículo: ${cell.original}` : "";
+      if (box.lastChild.textContent !== original) box.lastChild.textContent = original;
+    });
+  });
+  const reset = `Restablecer los vectores de «${table.label}»`;
+  if (parts.reset.textContent !== reset) parts.reset.textContent = reset;
+  parts.reset.dataset.vecReset = table.head;
+  turnOff(parts.reset, table.edited === 0);
+}
+
+// -> {box, caption, inputs: [row][cell][coordinate] -> input, cells: [row][cell] -> td,
+// reset}; renderVectors writes the names and values.
 function buildVectorTable(table) {
-  const inputs = new Map();
-  const cells = new Map();
   const box = el("div", undefined, "vec-table-box");
   const element = el("table", undefined, "lab-table vec-table");
-  element.append(el("caption", table.caption));
+  const caption = el("caption");
+  element.append(caption);
   const thead = tableHead("palabra", ["q (consulta)", "k (clave)", "v (valor)"]);
   const body = el("tbody");
+  const inputs = [];
+  const cells = [];
   for (const row of table.rows) {
     const tr = el("tr");
     const th = el("th", row.word);
     th.scope = "row";
     tr.append(th);
+    const rowInputs = [];
+    const rowCells = [];
     for (const cell of row.cells) {
       const td = el("td");
-      td.dataset.cell = cell.name;
       const pair = el("span", undefined, "vec-pair");
       pair.append(el("span", cell.role, "vec-role"), "(");
-      [0, 1].forEach((index) => {
+      const pairInputs = [0, 1].map((index) => {
         const input = el("input");
         input.type = "text";
         input.inputMode = "decimal";
         input.size = 4;
-        input.dataset.vec = cell.name;
         input.dataset.index = String(index);
-        input.setAttribute("aria-label", `${cell.label}, coordenada ${index + 1}`);
         input.setAttribute("aria-describedby", "err-vec");
-        inputs.set(`${cell.name}|${index}`, input);
         pair.append(input);
         if (index === 0) pair.append(";");
+        return input;
       });
       pair.append(")");
       td.append(pair, el("span", "", "vec-original"));
-      cells.set(cell.name, td);
       tr.append(td);
+      rowInputs.push(pairInputs);
+      rowCells.push(td);
     }
     body.append(tr);
+    inputs.push(rowInputs);
+    cells.push(rowCells);
   }
   element.append(thead, body);
-  const reset = el("button", `Restablecer los vectores de «${table.label}»`, "vec-reset");
+  const reset = el("button", undefined, "vec-reset");
   reset.type = "button";
-  reset.dataset.vecReset = table.head;
   box.append(element, reset);
-  return { box, inputs, cells, reset };
+  return { box, caption, inputs, cells, reset };
 }

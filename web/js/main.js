@@ -22,6 +22,7 @@
 import * as chrome from "./chrome.js";
 import * as classroom from "./classroom.js";
 import { LoadError, STALL_MS } from "./download.js";
+import { skipOffScreen } from "./offscreen.js";
 import { goTo, keepPlace, savedPlace } from "./place.js";
 import { Prepared, pageIndex } from "./prepared.js";
 import { bootPython, pickRuntime } from "./python.js";
@@ -152,6 +153,7 @@ function show(next, from, { scrollToPanel = false, change = false } = {}) {
   if (own && !confirmedMarked) {
     confirmedMarked = true;
     performance.mark("lab:confirmed"); // Python's own view is on screen
+    skipOffScreen(root);
   }
   return true;
 }
