@@ -40,13 +40,13 @@ export function renderBuilder(node, builder) {
 
 // For each shown head, every word's q, k and v as two text fields (a
 // decimal comma is fine). Fields update in place, never under the cursor.
-// The tables are built once per sentence (their words) and place, and kept:
-// another head rewrites a table's values and names in place, so switching
-// heads builds no fields (fields are costly for the browser to lay out).
-// With «todas», one head's table shows at a time, picked with the buttons
-// above it (a page choice, not lab state): three tables of 72 fields were a
-// wall on a phone, and laying them out made «todas» the slowest change.
-const KEPT_TABLES = 16;
+// A table's rows are the vocabulary's words, so a table is built once per
+// place (first, second, third head shown) and kept: another head rewrites
+// its values and names in place, and switching heads builds no fields
+// (fields are costly for the browser to lay out). With «todas», one head's
+// table shows at a time, picked with the buttons above it (a page choice,
+// not lab state): three tables of 36 fields each were a wall on a phone,
+// and laying them out made «todas» the slowest change.
 const built = new WeakMap(); // node -> {tables: Map(shape -> parts), picker, picked}
 
 export function renderVectors(node, vectors) {
@@ -54,10 +54,7 @@ export function renderVectors(node, vectors) {
   const editor = built.get(node);
   const shown = vectors.tables.map((table, place) => {
     const shape = JSON.stringify([place, table.rows.map((row) => [row.word, row.cells.map((cell) => cell.role)])]);
-    if (!editor.tables.has(shape)) {
-      editor.tables.set(shape, buildVectorTable(table));
-      if (editor.tables.size > KEPT_TABLES) editor.tables.delete(editor.tables.keys().next().value);
-    }
+    if (!editor.tables.has(shape)) editor.tables.set(shape, buildVectorTable(table));
     return [table, editor.tables.get(shape)];
   });
   const several = shown.length > 1;
