@@ -166,9 +166,8 @@ def to_json(data):
 def kept_text(key, value):
     """A state value as the reader sees it: 3, 0,5, (1; 0), «El banco del parque»."""
     if isinstance(value, dict):
-        return ("los vectores del artículo" if not value else
-                "los %d vectores que ya habías cambiado" % len(value) if len(value) > 1 else
-                "el vector que ya habías cambiado")
+        # The refused vector may or may not be one the reader changed before.
+        return "los vectores del artículo" if not value else "cada vector con el valor que tenía"
     if isinstance(value, list):
         if value and all(isinstance(v, str) for v in value):
             return "«%s»" % " ".join(value)

@@ -99,6 +99,21 @@ def test_with_all_heads_the_editor_shows_one_heads_vectors_at_a_time(lab):
     assert tables.first.get_by_label("valor v de banco, coordenada 1").input_value() == "−2"  # as Python writes it
 
 
+def test_on_a_phone_a_refused_value_and_its_field_are_both_on_screen(lab):
+    # The editor stacks 18 rows on a phone; its message sits after them.
+    lab.page.set_viewport_size({"width": 390, "height": 844})
+    lab.open(lab.base_url, "?head=all")
+    field = lab.page.get_by_label("consulta q de El, coordenada 1").first
+    field.scroll_into_view_if_needed()
+    field.fill("doce")
+    field.press("Enter")
+    field.press("Tab")
+    lab.settle()
+    assert "«doce» no es un número finito" in text(lab.page.locator("#err-vec"))
+    on_screen = "(e) => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
+    assert field.evaluate(on_screen) and lab.page.locator("#err-vec").evaluate(on_screen)
+
+
 def test_a_shared_link_with_a_sentence_and_edits_reproduces_the_view(lab, browser):
     query = "?tokens=El;banco;de;parque;parque&mask=bidirectional&vec=lugar.parque.k:3;0"
     lab.open(lab.base_url, query)

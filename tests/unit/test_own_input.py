@@ -161,6 +161,17 @@ def test_bad_input_is_refused_in_spanish(partial, words):
     assert words in error_of(partial)
 
 
+def test_a_refused_vector_says_what_stays_without_claiming_it_was_edited():
+    reply = answer(json.dumps({"lab": "attention", "from": "set", "current": None, "partials": [
+        {"vec": {"finanzas.banco.v": [1, 1], "finanzas.El.q": [2, 2]}},
+        {"vec": {"finanzas.banco.v": [1, 1], "finanzas.El.q": [2, 2], "lugar.parque.k": ["doce", 0]}}]}))
+    assert [r["ok"] for r in reply["results"]] == [True, False]
+    assert reply["results"][1]["error"] == ("k de parque (pista de lugar): «doce» no es un número finito. "
+                                            "Se mantiene: cada vector con el valor que tenía")
+    fresh = error_of({"vec": {"lugar.parque.k": [11, 0]}})
+    assert fresh.endswith("Se mantiene: los vectores del artículo")
+
+
 def test_comma_decimals_are_accepted():
     assert view_of({"vec": {"lugar.parque.k": ["2,5", "0"]}})["state"]["vec"] == {
         "lugar.parque.k": [2.5, 0.0]}

@@ -91,7 +91,14 @@ function onEditor(event) {
   if (reset && lab.state()) {
     const head = `${reset.dataset.vecReset}.`;
     const kept = Object.fromEntries(Object.entries(lab.state().vec).filter(([name]) => !name.startsWith(head)));
-    lab.set({ vec: kept }).catch(() => {});
+    // The button turns off once nothing is left to reset: focus goes to the
+    // table's first field, not to the page's start.
+    lab.set({ vec: kept }).then(() => {
+      if (document.activeElement === reset || document.activeElement === document.body) {
+        const field = reset.parentElement.querySelector("input[data-vec]");
+        if (field) field.focus();
+      }
+    }, () => {});
   }
 }
 

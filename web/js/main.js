@@ -21,7 +21,7 @@
 
 import * as chrome from "./chrome.js";
 import * as classroom from "./classroom.js";
-import { LoadError, STALL_MS } from "./download.js";
+import { LoadError, download, stallTimer } from "./download.js";
 import { skipOffScreen } from "./offscreen.js";
 import { goTo, keepPlace, savedPlace } from "./place.js";
 import { Prepared, pageIndex } from "./prepared.js";
@@ -493,26 +493,20 @@ window.lab = lab;
 const requestedRuntime = url.searchParams().get("runtime");
 
 // A manifest that never answers (a school network that holds a request)
-// ends, like any runtime file, in the stall message and «Reintentar».
+// ends, like any runtime file, in the stall message and «Reintentar»: it is
+// one more download (the page preloaded it; the same request reuses that).
 async function loadManifest() {
   const stall = new AbortController();
-  const timer = setTimeout(() => stall.abort(), STALL_MS);
-  const stalled = () => new LoadError("timeout", MANIFEST, `sin datos durante ${STALL_MS / 1000} s`);
-  let response;
+  const timer = stallTimer(() => stall.abort());
   try {
-    response = await fetch(MANIFEST.url, { signal: stall.signal }); // preloaded by the page
-  } catch (error) {
-    throw stall.signal.aborted ? stalled() : new LoadError("network", MANIFEST, error.message);
-  }
-  try {
-    if (!response.ok) throw new LoadError("http", MANIFEST, `HTTP ${response.status}`, { status: response.status });
+    const bytes = await download(MANIFEST, { stall, onBytes: () => timer.poke() });
     try {
-      return await response.json();
+      return JSON.parse(new TextDecoder().decode(bytes));
     } catch (error) {
-      throw stall.signal.aborted ? stalled() : new LoadError("corrupt", MANIFEST, "no es JSON válido");
+      throw new LoadError("corrupt", MANIFEST, "no es JSON válido");
     }
   } finally {
-    clearTimeout(timer);
+    timer.stop();
   }
 }
 
