@@ -65,11 +65,6 @@ def texts(locator):
     return locator.evaluate_all("(nodes) => (%s)(() => nodes.map((node) => node.innerText))" % RENDERED)
 
 
-def rendered(page, script, arg=None):
-    """page.evaluate(script, arg), with the off-screen skip lifted meanwhile."""
-    return page.evaluate("(arg) => (%s)(() => (%s)(arg))" % (RENDERED, script), arg)
-
-
 def serve(prefix="/"):
     if not (STATIC / "manifest.json").is_file():
         pytest.fail("static/ is not built: run `make build` (make test does it)")
@@ -135,7 +130,7 @@ class Lab:
 
     def cell(self, caption, row, column):
         table = self.find_table(caption)
-        columns = [text(th).strip() for th in table.locator("thead th").all()][1:]
+        columns = [name.strip() for name in texts(table.locator("thead th"))][1:]
         return self.table(caption)[row][columns.index(column)]
 
     def selected_row(self, caption):

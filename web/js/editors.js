@@ -79,10 +79,20 @@ export function renderVectors(node, vectors) {
     shown.forEach(([table], i) => {
       const button = buttons.children[i];
       if (button.textContent !== table.picker) button.textContent = table.picker;
-      button.setAttribute("aria-pressed", String(table.head === editor.picked));
     });
   }
-  for (const [table, parts] of shown) parts.box.hidden = several && table.head !== editor.picked;
+  showPicked(node, several);
+}
+
+// The picked head's table (every table when one head shows), its button pressed.
+function showPicked(node, several) {
+  const { picked, picker } = built.get(node);
+  for (const button of picker.querySelectorAll("button[data-head]")) {
+    button.setAttribute("aria-pressed", String(button.dataset.head === picked));
+  }
+  for (const box of node.querySelectorAll(":scope > .vec-table-box")) {
+    box.hidden = several && box.dataset.head !== picked;
+  }
 }
 
 // «Vectores de: [pista de lugar] [pista financiera] [token anterior]».
@@ -97,12 +107,8 @@ function buildPicker(node) {
   buttons.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-head]");
     if (!button) return;
-    const editor = built.get(node);
-    editor.picked = button.dataset.head;
-    for (const other of buttons.children) other.setAttribute("aria-pressed", String(other === button));
-    for (const box of node.querySelectorAll(":scope > .vec-table-box")) {
-      box.hidden = box.dataset.head !== editor.picked;
-    }
+    built.get(node).picked = button.dataset.head;
+    showPicked(node, true);
   });
   return picker;
 }
