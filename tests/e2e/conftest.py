@@ -117,6 +117,16 @@ class Lab:
         self.page.wait_for_selector("body[data-live='true']", state="attached")
         return self
 
+    def look(self):
+        """Look without predicting, in every panel that asks first: what a
+        question hides is not drawn (nor in the accessibility tree) until the
+        reader answers or presses «Mostrar sin predecir»."""
+        buttons = self.page.get_by_role("button", name="Mostrar sin predecir")
+        for _ in range(buttons.count()):
+            buttons.first.click()  # a pressed one hides: the next is first
+        self.page.wait_for_function("() => !document.querySelector('.veiled')")
+        return self
+
     def find_table(self, caption):
         """A table or a grid (the score tables), found by its caption."""
         return self.page.get_by_role("table", name=caption, exact=True).or_(

@@ -23,7 +23,7 @@ def rows_text(table):
 
 
 def test_score_arithmetic_for_the_article_cell(lab):
-    lab.open(lab.base_url)
+    lab.open(lab.base_url).look()
     lab.choose("Máscara", "bidireccional")
     panel = lab.page.locator("#puntuacion")
     derivation = panel.locator(".derivation")
@@ -173,7 +173,7 @@ def test_training_panel_through_the_panel_key(lab):
 
 
 def test_kv_cache_steps_and_live_check(lab):
-    lab.open(lab.base_url)
+    lab.open(lab.base_url).look()
     cache = lab.page.locator("#cache")
     assert text(lab.page.locator("#cache-diff")) == "< 10⁻¹²"
     assert cache.locator(".check").get_attribute("data-flag") == "true"

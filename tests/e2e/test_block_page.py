@@ -206,6 +206,24 @@ def test_residual_and_layernorm_panels(lab):
     assert text(lab.page.locator("#ln-out")) == "(0,500; 0,500; 0,500; 0,500)"
 
 
+
+def test_a_table_gains_and_loses_rows_in_place(lab):
+    """Another depth adds or takes away rows of the same table (no table is
+    built again), and every row reads what Python computes for that depth."""
+    open_block(lab)
+    caption = "Norma del gradiente que llega a la primera capa"
+    lab.find_table(caption).evaluate("(table) => { table.dataset.mark = 'first'; }")
+    state = block_lab.SPEC.default_state()
+    for depth in (40, 3, 64, 1, 12):
+        lab.set(depth=depth)
+        view = block_lab.residual_panel(dict(state, depth=depth))["table"]
+        assert lab.table(caption) == {row["label"]: [c["text"] for c in row["cells"]]
+                                      for row in view["rows"]}, depth
+        table = lab.find_table(caption)
+        assert table.evaluate("(table) => table.dataset.mark") == "first"
+        assert table.locator("tbody tr.selected th").count() == 1
+        assert text(table.locator("tbody tr.selected th")).strip() == str(depth)
+
 def test_ffn_panel(lab):
     open_block(lab)
     assert number(text(lab.page.locator("#ffn-collapse"))) < 1e-9

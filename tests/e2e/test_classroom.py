@@ -255,8 +255,11 @@ def test_print_hides_the_controls_and_writes_the_state(lab):
     assert ("Frase: El banco del parque · Consulta: banco · Clave: parque · "
             "Máscara: bidireccional · Cabeza: pista de lugar") in text(line)
     assert lab.page.url in text(line)
-    assert lab.page.locator(".veiled").count() == 0 or lab.page.locator(".veiled").first.evaluate(
-        "(e) => getComputedStyle(e).filter") == "none"
+    # On paper what a question hides is printed: no cover, nothing hidden.
+    veiled = lab.page.locator(".veiled")
+    assert veiled.count() > 0
+    assert veiled.evaluate_all("(nodes) => nodes.map((e) => [getComputedStyle(e).visibility, "
+                               "getComputedStyle(e, '::after').content])") == [["visible", "none"]] * veiled.count()
     pdf = lab.page.pdf()
     assert pdf[:4] == b"%PDF"
 

@@ -252,6 +252,7 @@ def test_a_prepared_change_made_at_ready_shows_at_once_and_python_confirms_it(la
     assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
     lab.page.wait_for_selector("body[data-live='true']", state="attached")
     assert lab.state() == at_set["state"]
+    lab.look()
     view = expected(mask="bidirectional", head="lugar", query=1)
     assert lab.table("Puntuaciones") == rows_text(view["tables"][0]["scores"])
     assert lab.table("Pesos") == rows_text(view["tables"][0]["weights"])

@@ -29,7 +29,7 @@ def test_page_becomes_ready_on_the_bundled_runtime(lab):
 
 
 def test_article_exercise_through_the_controls(lab):
-    lab.open(lab.base_url)
+    lab.open(lab.base_url).look()
     lab.choose("Frase", "El banco del parque")
     lab.choose("Consulta", "1 · banco")
     lab.choose("Máscara", "bidireccional")
@@ -58,7 +58,7 @@ def test_exercise_button_prepares_the_article_state(lab):
 
 
 def test_causal_banco_row_is_identical_for_both_sentences(lab):
-    lab.open(lab.base_url)
+    lab.open(lab.base_url).look()
     for head in ("pista de lugar", "pista financiera", "token anterior"):
         lab.choose("Cabeza", head)
         lab.choose("Frase", "El banco del parque")
@@ -76,8 +76,26 @@ def test_causal_banco_row_is_identical_for_both_sentences(lab):
     assert lab.table("Pesos")["banco"] != credit_row
 
 
+# What a veiled part shows: whether a cell inside it is drawn, and its cover.
+VEIL = """(wrap) => [getComputedStyle(wrap.querySelector('td')).visibility,
+                  getComputedStyle(wrap, '::after').content]"""
+
+
 def test_every_control_changes_the_tables(lab):
     lab.open(lab.base_url)
+    # The weights are veiled until the reader predicts, or chooses to look.
+    # Veiled is not drawn at all (a blur let the darkest cell, the answer,
+    # show through): its place is kept, under a cover that says why.
+    weights = lab.page.locator("#puntuacion .weights-wrap")
+    assert weights.evaluate("(w) => w.inert") is True
+    assert weights.evaluate(VEIL) == ["hidden", '"Oculto hasta que respondas la predicción"']
+    size = "(w) => [w.offsetWidth, w.offsetHeight]"
+    box = weights.evaluate(size)
+    lab.page.locator("#puntuacion").get_by_role("button", name="Mostrar sin predecir").click()
+    lab.settle()
+    assert weights.evaluate("(w) => w.inert") is False
+    assert weights.evaluate(VEIL) == ["visible", "none"]
+    assert weights.evaluate(size) == box
 
     def snapshot():
         return (lab.table("Puntuaciones"), lab.table("Pesos"), lab.selected_row("Pesos"))
@@ -91,12 +109,6 @@ def test_every_control_changes_the_tables(lab):
     assert core(lab.state()) == {"sentence": "credito", "query": 3,
                                  "mask": "bidirectional", "head": "finanzas"}
     assert lab.selected_row("Pesos") == "crédito"
-    # The weights are veiled until the reader predicts, or chooses to look.
-    weights = lab.page.locator("#puntuacion .weights-wrap")
-    assert weights.evaluate("(w) => w.inert") is True
-    lab.page.locator("#puntuacion").get_by_role("button", name="Mostrar sin predecir").click()
-    lab.settle()
-    assert weights.evaluate("(w) => w.inert") is False
     # Clicking a row header picks that token as the query too.
     lab.find_table("Pesos").get_by_role("button", name="El").click()
     lab.settle()
@@ -105,7 +117,7 @@ def test_every_control_changes_the_tables(lab):
 
 def test_a_url_reproduces_a_state(lab, browser):
     wanted = {"sentence": "credito", "query": 3, "mask": "bidirectional", "head": "finanzas"}
-    lab.open(lab.base_url)
+    lab.open(lab.base_url).look()
     lab.set(**wanted)
     url = lab.url()
     tables = (lab.table("Puntuaciones"), lab.table("Pesos"))
@@ -116,7 +128,7 @@ def test_a_url_reproduces_a_state(lab, browser):
     other.evaluate("window.lab.ready")
     assert core(other.evaluate("window.lab.state")) == wanted
     assert other.get_by_label("Cabeza", exact=True).input_value() == "finanzas"
-    again = type(lab)(other)
+    again = type(lab)(other).look()
     assert (again.table("Puntuaciones"), again.table("Pesos")) == tables
     other.context.close()
 

@@ -116,10 +116,10 @@ def test_on_a_phone_a_refused_value_and_its_field_are_both_on_screen(lab):
 
 def test_a_shared_link_with_a_sentence_and_edits_reproduces_the_view(lab, browser):
     query = "?tokens=El;banco;de;parque;parque&mask=bidirectional&vec=lugar.parque.k:3;0"
-    lab.open(lab.base_url, query)
+    lab.open(lab.base_url, query).look()
     tables = (lab.table("Puntuaciones"), lab.table("Pesos"))
     other = type(lab)(new_page(browser.new_context()))
-    other.open(lab.base_url, query)
+    other.open(lab.base_url, query).look()
     assert (other.table("Puntuaciones"), other.table("Pesos")) == tables
     assert other.state() == lab.state()
     other.page.context.close()

@@ -71,11 +71,12 @@ function renderNumber(node, control) {
   }
 }
 
-// What makes a table's DOM: its id and dimensions. Its words (corner,
-// column and row labels) are written in place, so another sentence of the
-// same length redraws no table.
+// What makes a table's DOM: its id and its columns. Its words (corner,
+// column and row labels) are written in place, and rows are added or taken
+// away as the view's rows change in number (a deeper stack, another step of
+// the cache): another sentence, or another number of rows, rebuilds no table.
 function tableShape(table) {
-  return JSON.stringify([table.id, table.columns.length, table.rows.map((row) => row.cells.length)]);
+  return JSON.stringify([table.id, table.columns.length]);
 }
 
 function relabel(element, table) {
@@ -141,35 +142,8 @@ function buildTable(node, table) {
   const element = el("table", undefined, "lab-table");
   element.id = `table-${table.id}`;
   element.append(el("caption", table.caption));
-  const grid = Boolean(node.dataset.pickCell);
-  if (grid) element.setAttribute("role", "grid"); // one tab stop; arrows move (classroom.js)
-  const head = tableHead("", table.columns.map(() => "")); // words: relabel()
-  const body = el("tbody");
-  const pickable = node.dataset.pick;
-  table.rows.forEach((row, i) => {
-    const tr = el("tr");
-    const th = el("th");
-    th.scope = "row";
-    if (pickable) {
-      const pick = el("button", undefined, "row-pick");
-      pick.type = "button";
-      if (grid) pick.tabIndex = -1;
-      pick.dataset.pick = pickable;
-      pick.dataset.value = String(i);
-      th.append(pick);
-    }
-    tr.append(th, ...row.cells.map((_, j) => {
-      const td = el("td");
-      if (grid) { // a cell of the grid: Enter or a click picks (row, column) as (query, key)
-        td.tabIndex = -1;
-        td.dataset.row = String(i);
-        td.dataset.col = String(j);
-      }
-      return td;
-    }));
-    body.append(tr);
-  });
-  element.append(head, body);
+  if (node.dataset.pickCell) element.setAttribute("role", "grid"); // one tab stop; arrows move (classroom.js)
+  element.append(tableHead("", table.columns.map(() => "")), el("tbody")); // words: relabel()
   // Every table can be exported (classroom.js asks Python for the texts).
   const tools = el("button", "Exportar", "table-export");
   tools.type = "button";
@@ -177,6 +151,46 @@ function buildTable(node, table) {
   tools.setAttribute("aria-label", `Exportar la tabla «${table.caption}»`);
   node.replaceChildren(tools, element);
   return element;
+}
+
+// Row i of a table: its label cell (a button that picks the row, on a table
+// that picks) and `count` cells.
+function buildRow(node, grid, i, count) {
+  const tr = el("tr");
+  const th = el("th");
+  th.scope = "row";
+  const pickable = node.dataset.pick;
+  if (pickable) {
+    const pick = el("button", undefined, "row-pick");
+    pick.type = "button";
+    if (grid) pick.tabIndex = -1;
+    pick.dataset.pick = pickable;
+    pick.dataset.value = String(i);
+    th.append(pick);
+  }
+  tr.append(th);
+  for (let j = 0; j < count; j++) {
+    const td = el("td");
+    if (grid) { // a cell of the grid: Enter or a click picks (row, column) as (query, key)
+      td.tabIndex = -1;
+      td.dataset.row = String(i);
+      td.dataset.col = String(j);
+    }
+    tr.append(td);
+  }
+  return tr;
+}
+
+// As many rows as the view has, each with its number of cells.
+function fitRows(node, element, table) {
+  const grid = element.getAttribute("role") === "grid";
+  const body = element.tBodies[0];
+  while (body.rows.length > table.rows.length) body.lastElementChild.remove();
+  table.rows.forEach((row, i) => {
+    const tr = body.rows[i];
+    if (!tr) body.append(buildRow(node, grid, i, row.cells.length));
+    else if (tr.cells.length !== row.cells.length + 1) tr.replaceWith(buildRow(node, grid, i, row.cells.length));
+  });
 }
 
 // A table wider than its box scrolls inside it: the box then says so (a
@@ -219,6 +233,7 @@ function renderTable(node, table) {
     node.dataset.shape = shape;
     overflow.observe(element);
   }
+  fitRows(node, element, table);
   renderText(element.caption, table.caption);
   relabel(element, table);
   element.classList.toggle("heat", heat);
