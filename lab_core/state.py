@@ -144,9 +144,11 @@ def parse_float(label, value, low, high):
         text = value.strip().replace(",", ".")
         if _FLOAT_TEXT.match(text):
             number = float(text)
-    if number is None or not math.isfinite(number):
+    if number is None:
         raise ValueError(_missing(label, value) or
-                         "%s: «%s» no es un número finito" % (label, shown(value)))
+                         "%s: «%s» no es un número" % (label, shown(value)))
+    if not math.isfinite(number):  # «1e999»: written as a number, too big for one
+        raise ValueError("%s: «%s» es demasiado grande" % (label, shown(value)))
     if not low <= number <= high:
         raise ValueError("%s: %s está fuera del rango %s a %s"
                          % (label, number_text(number), number_text(low), number_text(high)))

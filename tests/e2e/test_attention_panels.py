@@ -215,7 +215,7 @@ def test_bad_panel_values_fall_back_with_notices(lab):
     for key in ("theta", "rope_m", "step", "panel", "head", "rope_q"):
         assert state[key] == default[key], key
     assert len(lab.notices()) == 6
-    for partial, pattern in [({"theta": "NaN"}, "no es un número finito"),
+    for partial, pattern in [({"theta": "NaN"}, "«NaN» no es un número\\. "),
                              ({"theta": 9}, "fuera del rango"),
                              ({"step": 5}, "fuera del rango"),
                              ({"rope_n": 1.5}, "no es un número entero"),

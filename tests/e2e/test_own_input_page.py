@@ -59,7 +59,7 @@ def test_edit_a_vector_and_read_the_new_score(lab):
     second.fill("doce")
     second.press("Tab")
     lab.settle()
-    assert "«doce» no es un número finito" in text(lab.page.locator("#err-vec"))
+    assert "«doce» no es un número. " in text(lab.page.locator("#err-vec"))
     assert second.get_attribute("aria-invalid") == "true"
     assert lab.cell("Puntuaciones", "banco", "parque") == "2,12"  # the last valid table stays
     # A decimal comma is fine.
@@ -109,7 +109,7 @@ def test_on_a_phone_a_refused_value_and_its_field_are_both_on_screen(lab):
     field.press("Enter")
     field.press("Tab")
     lab.settle()
-    assert "«doce» no es un número finito" in text(lab.page.locator("#err-vec"))
+    assert "«doce» no es un número. " in text(lab.page.locator("#err-vec"))
     on_screen = "(e) => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
     assert field.evaluate(on_screen) and lab.page.locator("#err-vec").evaluate(on_screen)
 

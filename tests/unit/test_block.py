@@ -322,7 +322,7 @@ def ask(partial, current=None):
     ({"depth": 0}, "depth", "fuera del rango"),
     ({"order": [0, 0, 1, 2, 3]}, "order", "sin repetir"),
     ({"ln_x": [1, 2, 3]}, "ln_x", "4 coordenadas"),
-    ({"gamma": "inf"}, "gamma", "no es un número finito"),
+    ({"gamma": "inf"}, "gamma", r"«inf» no es un número\. "),
 ])
 def test_bad_sizes_are_rejected_with_their_key(partial, key, pattern):
     reply = ask(partial)

@@ -57,7 +57,7 @@ def test_a_diverging_rate_stops_the_run_and_says_so():
 def test_bad_rates_and_seeds_are_refused_in_spanish():
     for partial, words in (({"train_lr": 0}, "Tasa de aprendizaje: 0 está fuera del rango 0,001 a 10"),
                            ({"train_lr": -1}, "fuera del rango"),
-                           ({"train_lr": "rápido"}, "«rápido» no es un número finito"),
+                           ({"train_lr": "rápido"}, "«rápido» no es un número. "),
                            ({"train_seed": -3}, "Semilla: −3 está fuera del rango"),
                            ({"train_steps": 501}, "Paso de entrenamiento: 501 está fuera del rango 0 a 500")):
         reply = answer(json.dumps({"lab": "attention", "from": "set", "current": None, "state": partial}))

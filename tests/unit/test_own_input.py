@@ -149,7 +149,7 @@ def test_with_all_heads_each_vector_table_names_its_head_and_its_edits():
 
 @pytest.mark.parametrize("partial, words", [
     ({"vec": {"lugar.parque.k": [11, 0]}}, "k de parque (pista de lugar): 11 está fuera del rango −10 a 10"),
-    ({"vec": {"lugar.parque.k": ["tres", 0]}}, "«tres» no es un número finito"),
+    ({"vec": {"lugar.parque.k": ["tres", 0]}}, "«tres» no es un número. "),
     ({"vec": {"lugar.parque.k": [1, 2, 3]}}, "tiene 3 coordenadas; aquí cada vector tiene 2"),
     ({"vec": {"lugar.perro.k": [1, 2]}}, "«lugar.perro.k» no es un vector"),
     ({"vec": "lugar.parque.k"}, "tiene 1 coordenadas" ),
@@ -166,7 +166,7 @@ def test_a_refused_vector_says_what_stays_without_claiming_it_was_edited():
         {"vec": {"finanzas.banco.v": [1, 1], "finanzas.El.q": [2, 2]}},
         {"vec": {"finanzas.banco.v": [1, 1], "finanzas.El.q": [2, 2], "lugar.parque.k": ["doce", 0]}}]}))
     assert [r["ok"] for r in reply["results"]] == [True, False]
-    assert reply["results"][1]["error"] == ("k de parque (pista de lugar): «doce» no es un número finito. "
+    assert reply["results"][1]["error"] == ("k de parque (pista de lugar): «doce» no es un número. "
                                             "Se mantiene: cada vector con el valor que tenía")
     fresh = error_of({"vec": {"lugar.parque.k": [11, 0]}})
     assert fresh.endswith("Se mantiene: los vectores del artículo")
