@@ -1,9 +1,11 @@
 // The page's controls, wired to lab.set: the generic controls (a select,
 // a field, a slider with data-key), clickable cells and row labels, the
 // action buttons, the sentence builder and vector editor, and the training
-// player. Every control only ever sends a partial state through lab.set.
+// player. Every control only ever sends a partial state through lab.set;
+// a value Python refuses is said beside its control (showError).
 
-// {set, state() (the state the page is heading to), view(), announce(text), clearNotices()}
+// {set, state() (the state the page is heading to), view(), announce(text),
+//  notices(list) (the page's notices: [] clears them)}
 let lab = null;
 
 export function wire(hooks) {
@@ -156,7 +158,7 @@ function shuffled(items) {
 // page-only actions, do their work and return null).
 const ACTIONS = {
   "notices-close": () => {
-    lab.clearNotices();
+    lab.notices([]);
     return null;
   },
   // The article's exercise, with the article's vectors: the card's 1,41 is
@@ -250,4 +252,28 @@ function stopPlaying() {
   clearTimeout(playing.timer);
   playing.button.textContent = "Reproducir";
   playing = null;
+}
+
+// ------------------------------------------------------- errors by control
+
+// A rejected value's message goes beside its control when the page has a
+// place for it (and the control is marked invalid), else into the notices.
+
+export function showError(result) {
+  const spot = result.key && document.querySelector(`[data-error-for="${CSS.escape(result.key)}"]`);
+  if (!spot) {
+    lab.notices([`No se aplicó el cambio. ${result.error}.`]);
+    return;
+  }
+  spot.textContent = `${result.error}.`;
+  for (const input of document.querySelectorAll(`[data-key="${CSS.escape(result.key)}"]`)) {
+    input.setAttribute("aria-invalid", "true");
+  }
+  const box = spot.getBoundingClientRect();
+  if (box.bottom > innerHeight || box.top < 0) spot.scrollIntoView({ block: "nearest" });
+}
+
+export function clearErrors() {
+  for (const spot of document.querySelectorAll("[data-error-for]")) spot.textContent = "";
+  for (const input of document.querySelectorAll("[aria-invalid]")) input.removeAttribute("aria-invalid");
 }
