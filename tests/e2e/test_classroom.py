@@ -264,6 +264,27 @@ def test_print_hides_the_controls_and_writes_the_state(lab):
     assert pdf[:4] == b"%PDF"
 
 
+# An A4 page with the browser's 1 cm margins is 19 cm wide: 718 CSS pixels.
+A4_WIDTH = 718
+WIDER_THAN_PAPER = """(width) => [...document.querySelectorAll('main table')]
+  .filter((t) => t.getClientRects().length && t.getBoundingClientRect().right > width + 0.5)
+  .map((t) => t.id)"""
+
+
+@pytest.mark.parametrize("name,query", [
+    ("", "?head=all&panel=cache"),  # the widest: one vector per head in each cell
+    ("", "?head=all&tokens=El;banco;del;parque;de;cr%C3%A9dito;El;banco"),
+    ("bloque.html", "?d_model=768"),
+])
+def test_every_table_fits_an_a4_page(lab, name, query):
+    # Paper does not scroll: a column past the edge is lost.
+    lab.page.set_viewport_size({"width": A4_WIDTH, "height": 1000})
+    lab.open(lab.base_url + name, query)
+    lab.page.emulate_media(media="print")
+    assert lab.page.locator("main table").count() > 3
+    assert lab.page.evaluate(WIDER_THAN_PAPER, A4_WIDTH) == []
+
+
 @pytest.mark.parametrize("how", ["system", "toggle"])
 def test_a_dark_screen_prints_dark_ink_on_white_paper(lab, how):
     # Browsers do not print backgrounds: light ink would vanish on paper.
