@@ -1,4 +1,5 @@
 """Your own sentence, your own vectors, and attention you can see."""
+import pytest
 from conftest import new_page, text, texts
 
 
@@ -112,6 +113,26 @@ def test_on_a_phone_a_refused_value_and_its_field_are_both_on_screen(lab):
     assert "«doce» no es un número. " in text(lab.page.locator("#err-vec"))
     on_screen = "(e) => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
     assert field.evaluate(on_screen) and lab.page.locator("#err-vec").evaluate(on_screen)
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (1366, 768)])
+def test_a_refused_value_never_covers_its_field(lab, width, height):
+    # The message sticks to the bottom of the screen: a field typed in at the
+    # bottom edge must move up above it, not sit under it.
+    lab.page.set_viewport_size({"width": width, "height": height})
+    lab.open(lab.base_url, "?head=all")
+    field = lab.page.get_by_label("clave k de parque, coordenada 1").first
+    field.scroll_into_view_if_needed()
+    field.evaluate("(e) => scrollBy(0, e.getBoundingClientRect().bottom - innerHeight + 4)")
+    field.fill("doce")
+    field.press("Enter")
+    lab.settle()
+    message = lab.page.locator("#err-vec")
+    assert "«doce» no es un número. " in text(message)
+    boxes = [e.evaluate("(e) => { const r = e.getBoundingClientRect(); return [r.top, r.bottom]; }")
+             for e in (field, message)]
+    (top, bottom), (message_top, message_bottom) = boxes
+    assert 0 <= top and bottom <= message_top and message_bottom <= height, boxes
 
 
 def test_a_shared_link_with_a_sentence_and_edits_reproduces_the_view(lab, browser):

@@ -269,8 +269,22 @@ export function showError(result) {
   for (const input of document.querySelectorAll(`[data-key="${CSS.escape(result.key)}"]`)) {
     input.setAttribute("aria-invalid", "true");
   }
-  const box = spot.getBoundingClientRect();
-  if (box.bottom > innerHeight || box.top < 0) spot.scrollIntoView({ block: "nearest" });
+  const field = document.activeElement;
+  keepInView(spot, field && field !== document.body && field.matches("input, select, textarea") ? field : null);
+}
+
+// The message on screen, and the field typed in never under it: the vector
+// editor's message sticks to the bottom of the screen, where the field the
+// reader just left may be.
+function keepInView(spot, field) {
+  let box = spot.getBoundingClientRect();
+  if (box.bottom > innerHeight || box.top < 0) {
+    spot.scrollIntoView({ block: "nearest" });
+    box = spot.getBoundingClientRect();
+  }
+  if (!field) return;
+  const at = field.getBoundingClientRect();
+  if (at.bottom > box.top && at.top < box.bottom) scrollBy(0, at.bottom - box.top + 8);
 }
 
 export function clearErrors() {
