@@ -210,7 +210,7 @@ def position_panel(state):
     pe = b.sinusoidal_pe(n_pos, width)
     lam = b.wavelengths(width)
     omega = b.pair_frequencies(width)
-    rows = [{"label": "pareja %d (coordenadas %d y %d)" % (i, 2 * i, 2 * i + 1), "cells": [
+    rows = [{"label": "%d (coord. %d y %d)" % (i, 2 * i, 2 * i + 1), "cells": [
         d.cell(omega[i], d.fmt_sci(omega[i])), d.cell(lam[i], d.fmt(lam[i], 1))]}
         for i in range(len(lam))]
     sine_only = b.sine_only_shift_error(n_pos, width, k)
@@ -234,9 +234,9 @@ def _waves_sentence(lam):
     """The fastest and slowest waves, said as the table shows them."""
     if len(lam) == 1:
         return ("Con d_model = 2 solo hay una pareja: su onda se repite cada %s posiciones (2π)."
-                % d.fmt(lam[0], 2))
+                % d.fmt(lam[0], 1))
     return ("La onda más rápida se repite cada %s posiciones (2π); la más lenta, cada %s."
-            % (d.fmt(lam[0], 2), d.fmt(lam[-1], 2 if lam[-1] < 100 else 0)))
+            % (d.fmt(lam[0], 1), d.fmt(lam[-1], 1)))
 
 
 def _sine_verdict(k, error):

@@ -163,11 +163,18 @@ def to_json(data):
     return json.dumps(data, allow_nan=False, ensure_ascii=False)
 
 
-def kept_text(key, value):
-    """A state value as the reader sees it: 3, 0,5, (1; 0), «El banco del parque»."""
+def kept_sentence(key, value):
+    """What stays after a refused value: «Se mantiene: 3», or for the edited
+    vectors (a dict) a sentence of its own, since they are many."""
     if isinstance(value, dict):
         # The refused vector may or may not be one the reader changed before.
-        return "los vectores del artículo" if not value else "cada vector con el valor que tenía"
+        return ("Se mantienen los vectores del artículo" if not value else
+                "Cada vector se queda con el valor que tenía")
+    return "Se mantiene: %s" % kept_text(key, value)
+
+
+def kept_text(key, value):
+    """A state value as the reader sees it: 3, 0,5, (1; 0), «El banco del parque»."""
     if isinstance(value, list):
         if value and all(isinstance(v, str) for v in value):
             return "«%s»" % " ".join(value)
@@ -233,7 +240,7 @@ def _rejected(spec, state, error):
     """A rejected value's reply: the message, ending with the value that stays."""
     message = str(error)
     if error.key in state:
-        message += ". Se mantiene: %s" % kept_text(spec.keys[error.key], state[error.key])
+        message += ". " + kept_sentence(spec.keys[error.key], state[error.key])
     return {"ok": False, "error": message, "key": error.key}
 
 

@@ -139,11 +139,23 @@ def cache_panel(state):
                         % (MASK_LABELS[state["mask"]], tokens[-1]),
             "options": options([("si", "sí"), ("no", "no")]),
             "answers": ["si" if moves else "no"],
-            "explanation": "Diferencia máxima medida: causal %s, bidireccional %s. %s"
-                           % (d.fmt_error(causal_drift), d.fmt_error(bidir_drift),
-                              _drift_verdict(causal_drift, bidir_drift, len(tokens))),
+            "explanation": _why_drift(state["mask"], moves, len(tokens)),
         },
     }
+
+
+def _why_drift(mask, moves, n_tokens):
+    """Why the answer is what it is; the measured changes are said below it."""
+    if n_tokens == 1:
+        return "Con una sola palabra no hay posiciones anteriores que puedan cambiar."
+    if mask == "causal":
+        return ("Con la máscara causal ninguna posición anterior puede mirar la palabra nueva: "
+                "sus pesos y sus salidas no cambian. Debajo, lo medido.")
+    if moves:
+        return ("Con la bidireccional las posiciones anteriores también miran la palabra nueva, "
+                "y eso cambia sus pesos y sus salidas. Debajo, lo medido.")
+    return ("En esta frase, la palabra nueva no cambia nada ni con la bidireccional, aunque las "
+            "posiciones anteriores la miran: en general sí lo haría. Debajo, lo medido.")
 
 
 def _drift_verdict(causal, bidirectional, n_tokens):

@@ -87,6 +87,33 @@ def test_bad_sizes_show_a_message_beside_the_input_and_keep_the_table(lab):
     assert lab.table("Parámetros del bloque")["Atención"] == ["4.194.304", "33,3 %"]
 
 
+def test_number_fields_read_the_spanish_comma_and_step_with_the_arrows(lab):
+    # A number input reads «2,5» as 25 (the comma as a thousands mark): the
+    # fields are text, and Python reads what the student wrote.
+    open_block(lab)
+    depth = lab.page.get_by_label("Profundidad", exact=True)
+    depth.fill("2,5")
+    depth.press("Enter")
+    assert lab.settle()["depth"] == 12
+    assert text(lab.page.locator("[data-error-for='depth']")) == (
+        "Profundidad: «2,5» no es un número entero. Se mantiene: 12.")
+    assert depth.get_attribute("aria-invalid") == "true"
+    x1 = lab.page.get_by_label("x₁", exact=True)
+    x1.fill("1,5")
+    x1.press("Tab")
+    assert lab.settle()["ln_x"][0] == 1.5
+    assert x1.input_value() == "1,5"
+    # ↑ and ↓ step as a number field's did, within its bounds.
+    x1.press("ArrowUp")
+    assert lab.settle()["ln_x"][0] == 2
+    depth.fill("1")
+    depth.press("Enter")
+    lab.settle()
+    depth.press("ArrowDown")  # already the least
+    depth.press("ArrowUp")
+    assert lab.settle()["depth"] == 2 and depth.input_value() == "2"
+
+
 def test_bad_url_sizes_fall_back_with_a_notice(lab):
     open_block(lab, "?d_model=abc&heads=0&order=9;9&pe_d=7")
     state, default = lab.state(), block_lab.SPEC.default_state()
@@ -140,7 +167,7 @@ def test_positional_encoding_panel(lab):
     lab.settle()
     table = lab.table("Longitud de onda de cada pareja (d_model = 32)")
     assert len(table) == 16
-    assert table["pareja 0 (coordenadas 0 y 1)"][1] == "6,3"
+    assert table["0 (coord. 0 y 1)"][1] == "6,3"
     assert number(text(lab.page.locator("#pe-shift-error"))) < 1e-9
     assert number(text(lab.page.locator("#pe-sine-error"))) > 0.1
     field.fill("33")

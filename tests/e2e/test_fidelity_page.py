@@ -16,7 +16,7 @@ def test_a_tie_reads_as_a_tie(lab):
 
 
 def test_the_prefix_verdict_names_both_sentences_tokens(lab):
-    lab.open(lab.base_url, "?step=3")
+    lab.open(lab.base_url, "?step=3").look()
     prefix = text(lab.page.locator("#cache .prefix"))
     assert "(«del»)" in prefix and "(«de»)" in prefix
     verdict = text(lab.page.locator("#prefix-verdict"))
@@ -67,14 +67,16 @@ def test_preparing_the_exercise_shows_its_result(lab):
 
 def test_questions_hide_their_answers_until_the_reader_picks(lab):
     lab.open(lab.base_url, "?panel=cache")
-    drift = lab.page.locator("#cache-drift")
-    assert drift.evaluate("(d) => d.inert && d.classList.contains('veiled')")
+    # The comparison of the two sentences' prefixes answers it too.
+    drift = lab.page.locator("#cache-drift, #cache-prefix")
+    veiled = "(nodes) => nodes.map((d) => d.inert && d.classList.contains('veiled'))"
+    assert drift.evaluate_all(veiled) == [True, True]
     lab.page.locator("#cache .predict").get_by_role("button", name="no", exact=True).click()
     lab.settle()
-    assert drift.evaluate("(d) => !d.inert && !d.classList.contains('veiled')")
+    assert drift.evaluate_all(veiled) == [False, False]
     # Once the reader has answered, a new question does not veil it again.
     lab.set(mask="bidirectional")
-    assert drift.evaluate("(d) => !d.inert")
+    assert drift.evaluate_all(veiled) == [False, False]
 
 
 def test_block_sentences_follow_the_sizes(lab):

@@ -416,6 +416,12 @@ def rope_score_for(q, k, theta, offset):
 def test_position_sentences_follow_the_sizes():
     two = view_of("block", {"pe_d": 2})["position"]
     assert two["waves"].startswith("Con d_model = 2 solo hay una pareja")
+    # The fastest and slowest waves are quoted as the table beside them reads.
+    for width in (2, 4, 8, 64, 128):
+        view = view_of("block", {"pe_d": width})["position"]
+        column = [row["cells"][1]["text"] for row in view["wavelengths"]["rows"]]
+        assert "cada %s posiciones" % column[0] in view["waves"], width
+        assert view["waves"].endswith("cada %s." % column[-1]) or len(column) == 1, width
     still = view_of("block", {"shift_k": 0})["position"]["shift"]
     assert still["verdict"].startswith("Con k = 0 no hay nada que desplazar")
     moved = view_of("block", {"shift_k": 3})["position"]["shift"]

@@ -167,9 +167,9 @@ def test_a_refused_vector_says_what_stays_without_claiming_it_was_edited():
         {"vec": {"finanzas.banco.v": [1, 1], "finanzas.El.q": [2, 2], "lugar.parque.k": ["doce", 0]}}]}))
     assert [r["ok"] for r in reply["results"]] == [True, False]
     assert reply["results"][1]["error"] == ("k de parque (pista de lugar): «doce» no es un número. "
-                                            "Se mantiene: cada vector con el valor que tenía")
+                                            "Cada vector se queda con el valor que tenía")
     fresh = error_of({"vec": {"lugar.parque.k": [11, 0]}})
-    assert fresh.endswith("Se mantiene: los vectores del artículo")
+    assert fresh.endswith("Se mantienen los vectores del artículo")
 
 
 def test_comma_decimals_are_accepted():

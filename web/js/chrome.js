@@ -195,7 +195,7 @@ export function announce(text) {
 export function showRuntime(info) {
   document.getElementById("runtime-text").textContent =
     `Pyodide ${info.pyodide} · Python ${info.python} · NumPy ${info.numpy} ` +
-    `(entorno «${info.name}», sin red)`;
+    `(${info.name === "bundled" ? "incluido en la página" : `entorno «${info.name}»`}, sin descargas externas)`;
 }
 
 // Whatever scrolls into view (a panel, a focused control) lands below the

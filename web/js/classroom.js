@@ -304,9 +304,14 @@ function onGridFocus(event) {
 }
 
 // Sliders: the arrows take a useful step, PageUp/PageDown a big one,
-// Home/End the ends (data-steps="arrow page" on the input).
+// Home/End the ends (data-steps="arrow page" on the input). A number field
+// (text, with data-step, data-min and data-max) steps with ↑ and ↓.
 function onSliderKey(event) {
   const input = event.target;
+  if (input.type === "text" && input.dataset.step) {
+    stepField(event, input);
+    return;
+  }
   if (input.type !== "range" || !input.dataset.steps) return;
   const [small, big] = input.dataset.steps.split(" ").map(Number);
   const min = Number(input.min);
@@ -321,6 +326,20 @@ function onSliderKey(event) {
   const next = Math.min(max, Math.max(min, moves[event.key]));
   input.value = String(Math.round(next * 1000) / 1000);
   input.dispatchEvent(new Event("input", { bubbles: true }));
+}
+
+function stepField(event, input) {
+  const sign = { ArrowUp: 1, ArrowDown: -1 }[event.key];
+  const value = Number(input.value.trim().replace(",", ".").replace("−", "-"));
+  if (!sign || input.value.trim() === "" || !Number.isFinite(value)) return;
+  event.preventDefault();
+  const { min, max, step } = input.dataset;
+  let next = Math.round((value + sign * Number(step)) * 1000) / 1000;
+  if (min !== undefined) next = Math.max(Number(min), next);
+  if (max !== undefined) next = Math.min(Number(max), next);
+  const text = String(next);
+  input.value = "decimal" in input.dataset ? text.replace(".", ",") : text;
+  input.dispatchEvent(new Event("change", { bubbles: true }));
 }
 
 // Links that carry the current URL: the embedded page's way out, and the

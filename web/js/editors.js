@@ -165,7 +165,9 @@ function buildVectorTable(table) {
       const pairInputs = [0, 1].map((index) => {
         const input = el("input");
         input.type = "text";
-        input.inputMode = "decimal";
+        input.dataset.decimal = ""; // a full keyboard: a phone's decimal pad may have no minus
+        input.autocomplete = "off";
+        input.spellcheck = false;
         input.size = 4;
         input.dataset.index = String(index);
         input.setAttribute("aria-describedby", "err-vec");

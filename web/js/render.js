@@ -65,9 +65,13 @@ function renderSelect(node, control) {
 }
 
 // <input type=range|number>: bounds from the control spec.
+// A slider's bounds; a number field is text (a number input would read the
+// Spanish «2,5» as 25), and its bounds are data for the arrow keys.
 function renderNumber(node, control) {
   for (const bound of ["min", "max", "step"]) {
-    if (bound in control) node[bound] = String(control[bound]);
+    if (!(bound in control)) continue;
+    if (node.type === "range") node[bound] = String(control[bound]);
+    else node.dataset[bound] = String(control[bound]);
   }
 }
 
@@ -491,7 +495,7 @@ export function renderView(root, view, { skip = null } = {}) {
       : view.state[input.dataset.key];
     const index = input.dataset.index;
     let text = String(index === undefined ? value : value[Number(index)]);
-    if (input.inputMode === "decimal") text = text.replace(".", ","); // Spanish style
+    if (input.inputMode === "decimal" || "decimal" in input.dataset) text = text.replace(".", ","); // Spanish style
     if (input.value !== text && document.activeElement !== input) input.value = text;
   }
 }
