@@ -53,7 +53,7 @@ def _result_table(runs, step):
             d.cell(run["train_accuracy"][step], percent(run["train_accuracy"][step])),
             d.cell(run["test_accuracy"][step], percent(run["test_accuracy"][step]))]})
     return d.table("learning", "Resultado del entrenamiento",
-                   ["pérdida", "acierto (entrenamiento)", "acierto (prueba)"], rows,
+                   ["pérdida", "acierto en las vistas", "acierto en las nuevas"], rows,
                    "máscara · paso %d" % step)
 
 
@@ -207,7 +207,8 @@ def learning_panel(state):
         "vectors": _vectors_sentence(runs, step),
         "verdict": _verdict(runs, step),
         "stopped": _stopped(runs, step),
-        "corpus": "%d frases de entrenamiento y %d de prueba (combinaciones nuevas), todas «El "
+        "corpus": "%d frases de entrenamiento (las vistas) y %d de prueba (las nuevas: combinaciones que "
+                  "no ve al entrenar), todas «El "
                   "banco …»; la palabra que decide va detrás, en posiciones de la 2 a la 6: %s "
                   "(asiento) o %s (entidad)." % (
                       len(TRAIN_SENTENCES), len(TEST_SENTENCES),

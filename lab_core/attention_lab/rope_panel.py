@@ -128,8 +128,8 @@ def rope_panel(state):
             "options": options([("sube", "sube"), ("baja", "baja"), ("igual", "no cambia")]),
             "answers": ["igual" if unchanged else "sube" if shifted > score else "baja"],
             "explanation": "Vale %s antes y %s después: solo importa el desplazamiento "
-                           "n − m = %s, porque girar los dos vectores el mismo ángulo no "
-                           "cambia el ángulo entre ellos."
+                           "n − m = %s (con su signo: no es una distancia), porque girar los "
+                           "dos vectores el mismo ángulo no cambia el ángulo entre ellos."
                            % (d.fmt(score, 3), d.fmt(shifted, 3), d.fmt_signed(offset)),
         },
     }

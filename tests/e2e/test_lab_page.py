@@ -96,6 +96,8 @@ def test_every_control_changes_the_tables(lab):
     assert weights.evaluate("(w) => w.inert") is False
     assert weights.evaluate(VEIL) == ["visible", "none"]
     assert weights.evaluate(size) == box
+    # The button hid itself: focus went to what it showed, not to the page.
+    assert weights.evaluate("(w) => document.activeElement === w")
 
     def snapshot():
         return (lab.table("Puntuaciones"), lab.table("Pesos"), lab.selected_row("Pesos"))

@@ -295,11 +295,18 @@ function renderPredict(node, prompt) {
       skip.type = "button";
       skip.addEventListener("click", () => {
         unveiled.add(node.dataset.hides);
-        applyVeil(node);
+        applyVeil(node); // hides this button: focus goes to what it showed
+        const shown = document.querySelector(node.dataset.hides);
+        if (shown) {
+          if (!shown.hasAttribute("tabindex")) shown.tabIndex = -1;
+          shown.focus();
+        }
       });
       parts.push(skip);
     }
-    parts.push(el("p", undefined, "predict-verdict"));
+    const verdict = el("p", undefined, "predict-verdict");
+    verdict.setAttribute("aria-live", "polite"); // said when the reader answers
+    parts.push(verdict);
     node.replaceChildren(...parts);
   }
   node.currentPrompt = prompt;
