@@ -371,7 +371,7 @@ def ffn_panel(state):
         "gelu_at": {"x": "−1", "gelu": d.fmt(float(b.gelu(np.array(-1.0))), 4), "relu": "0"},
         "collapse": {
             "error": d.fmt_error(collapse), "shape_a": "%d × %d" % a.shape,
-            "verdict": ("son la misma función: dos capas sin σ no valen más que una"
+            "verdict": ("son la misma función (dos capas sin σ no valen más que una)"
                         if collapse < 1e-9 else "no coinciden"),
         },
         "locality": {
@@ -386,9 +386,9 @@ def _locality_verdict(ffn5, attn5):
     ffn_blind = ffn5 < d.ROUND_OFF
     attn_sees = attn5 >= d.ROUND_OFF
     return "%s; %s" % (
-        "la FFN en la posición 5 no se ha enterado del cambio" if ffn_blind else
+        "la FFN en la posición 5 no se entera del cambio" if ffn_blind else
         "la FFN en la posición 5 también cambia",
-        "la atención en la posición 5, en cambio, sí se entera" if attn_sees else
+        "la atención en la posición 5, por el contrario, sí se entera" if attn_sees else
         "la atención en la posición 5 tampoco cambia")
 
 

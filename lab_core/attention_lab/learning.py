@@ -54,7 +54,7 @@ def _result_table(runs, step):
             d.cell(run["test_accuracy"][step], percent(run["test_accuracy"][step]))]})
     return d.table("learning", "Resultado del entrenamiento",
                    ["pérdida", "acierto en las vistas", "acierto en las nuevas"], rows,
-                   "máscara · paso %d" % step)
+                   "máscara · paso\u00a0%d" % step)
 
 
 def _loss_chart(runs, step):

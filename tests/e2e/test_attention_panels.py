@@ -202,7 +202,7 @@ def test_kv_cache_steps_and_live_check(lab):
 
 
 def test_kv_cache_with_all_heads(lab):
-    lab.open(lab.base_url, "?head=all&step=3")
+    lab.open(lab.base_url, "?head=all&step=3").look()
     counts = lab.table("Proyecciones calculadas (q, k y v, en 3 cabezas)")
     assert counts["total"] == ["27", "54"]
     assert text(lab.page.locator("#cache-diff")) == "< 10⁻¹²"

@@ -212,7 +212,7 @@ def test_the_heatmap_paints_each_value_in_its_own_colour(lab):
 
 def test_residual_and_layernorm_panels(lab):
     open_block(lab)
-    field = lab.page.get_by_role("spinbutton", name="Profundidad")
+    field = lab.page.get_by_role("textbox", name="Profundidad")
     field.fill("40")
     field.press("Tab")
     lab.settle()
@@ -255,7 +255,7 @@ def test_ffn_panel(lab):
     open_block(lab)
     assert number(text(lab.page.locator("#ffn-collapse"))) < 1e-9
     assert text(lab.page.locator("#ffn-position5")) == "< 10⁻¹²"
-    assert "no se ha enterado" in text(lab.page.locator("#ffn-locality"))
+    assert "no se entera" in text(lab.page.locator("#ffn-locality"))
     assert lab.page.locator("#ffn polyline").count() == 2
     lab.set(d_model=256, heads=8, d_ff=1024)
     assert "d_ff = 1024" in text(lab.page.locator("#ffn"))

@@ -86,7 +86,7 @@ def test_a_value_typed_then_copied_is_in_the_link(lab):
     # away: the copy waits for it.
     clipboard(lab)
     lab.open(lab.base_url + "bloque.html")
-    lab.page.get_by_role("spinbutton", name="Profundidad").fill("30")
+    lab.page.get_by_role("textbox", name="Profundidad").fill("30")
     lab.page.locator(".share-tools").get_by_role("button", name="Copiar enlace").click()
     lab.page.wait_for_function(
         "() => document.querySelector('.share-tools .confirm').textContent.length > 0")

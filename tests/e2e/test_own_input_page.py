@@ -133,6 +133,16 @@ def test_a_refused_value_never_covers_its_field(lab, width, height):
              for e in (field, message)]
     (top, bottom), (message_top, message_bottom) = boxes
     assert 0 <= top and bottom <= message_top and message_bottom <= height, boxes
+    # Another field scrolled under the message still takes a tap.
+    other = lab.page.get_by_label("consulta q de El, coordenada 1").first
+    hit = other.evaluate("""(e) => {
+      const box = document.getElementById('err-vec').getBoundingClientRect();
+      scrollBy(0, e.getBoundingClientRect().top - (box.top + box.bottom) / 2);
+      const r = e.getBoundingClientRect(), m = document.getElementById('err-vec').getBoundingClientRect();
+      const y = (r.top + r.bottom) / 2;
+      return [m.top < y && y < m.bottom, document.elementFromPoint((r.left + r.right) / 2, y) === e];
+    }""")
+    assert hit == [True, True]
 
 
 def test_a_shared_link_with_a_sentence_and_edits_reproduces_the_view(lab, browser):

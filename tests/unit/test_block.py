@@ -181,7 +181,7 @@ def test_ffn_without_activation_collapses_to_one_affine_map():
 def test_ffn_is_per_position():
     view = block_lab.ffn_panel(block_lab.SPEC.default_state())
     assert view["locality"]["ffn5"] == "< 10⁻¹²"
-    assert "no se ha enterado" in view["locality"]["verdict"]
+    assert "no se entera" in view["locality"]["verdict"]
     for key in ("ffn3", "attn5"):
         assert not view["locality"][key].startswith("<")
 

@@ -64,9 +64,8 @@ function renderSelect(node, control) {
   node.dataset.options = wanted;
 }
 
-// <input type=range|number>: bounds from the control spec.
-// A slider's bounds; a number field is text (a number input would read the
-// Spanish «2,5» as 25), and its bounds are data for the arrow keys.
+// Bounds from the control spec: a slider's own; a number field is text (a
+// number input reads the Spanish «2,5» as 25), its bounds data for ↑ and ↓.
 function renderNumber(node, control) {
   for (const bound of ["min", "max", "step"]) {
     if (!(bound in control)) continue;
@@ -299,7 +298,9 @@ function renderPredict(node, prompt) {
         const shown = document.querySelector(node.dataset.hides);
         if (shown) {
           if (!shown.hasAttribute("tabindex")) shown.tabIndex = -1;
-          shown.focus();
+          shown.focus({ preventScroll: true }); // a tall block would be centred: its start unseen
+          const top = shown.getBoundingClientRect().top;
+          if (top < 0 || top > 0.8 * innerHeight) shown.scrollIntoView({ block: "start" });
         }
       });
       parts.push(skip);
