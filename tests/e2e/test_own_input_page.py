@@ -100,19 +100,27 @@ def test_with_all_heads_the_editor_shows_one_heads_vectors_at_a_time(lab):
     assert tables.first.get_by_label("valor v de banco, coordenada 1").input_value() == "−2"  # as Python writes it
 
 
+def refuse_doce(lab, field):
+    """Type a word into a vector field: refused, with the message beside it."""
+    field.fill("doce")
+    field.press("Enter")
+    lab.settle()
+    message = lab.page.locator("#err-vec")
+    assert "«doce» no es un número. " in text(message)
+    return message
+
+
 def test_on_a_phone_a_refused_value_and_its_field_are_both_on_screen(lab):
     # The editor stacks 18 rows on a phone; its message sits after them.
     lab.page.set_viewport_size({"width": 390, "height": 844})
     lab.open(lab.base_url, "?head=all")
     field = lab.page.get_by_label("consulta q de El, coordenada 1").first
     field.scroll_into_view_if_needed()
-    field.fill("doce")
-    field.press("Enter")
+    message = refuse_doce(lab, field)
     field.press("Tab")
     lab.settle()
-    assert "«doce» no es un número. " in text(lab.page.locator("#err-vec"))
     on_screen = "(e) => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
-    assert field.evaluate(on_screen) and lab.page.locator("#err-vec").evaluate(on_screen)
+    assert field.evaluate(on_screen) and message.evaluate(on_screen)
 
 
 @pytest.mark.parametrize("width,height", [(390, 844), (1366, 768)])
@@ -124,11 +132,7 @@ def test_a_refused_value_never_covers_its_field(lab, width, height):
     field = lab.page.get_by_label("clave k de parque, coordenada 1").first
     field.scroll_into_view_if_needed()
     field.evaluate("(e) => scrollBy(0, e.getBoundingClientRect().bottom - innerHeight + 4)")
-    field.fill("doce")
-    field.press("Enter")
-    lab.settle()
-    message = lab.page.locator("#err-vec")
-    assert "«doce» no es un número. " in text(message)
+    message = refuse_doce(lab, field)
     boxes = [e.evaluate("(e) => { const r = e.getBoundingClientRect(); return [r.top, r.bottom]; }")
              for e in (field, message)]
     (top, bottom), (message_top, message_bottom) = boxes

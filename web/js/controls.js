@@ -270,7 +270,7 @@ export function showError(result) {
     input.setAttribute("aria-invalid", "true");
   }
   const field = document.activeElement;
-  keepInView(spot, field && field !== document.body && field.matches("input, select, textarea") ? field : null);
+  keepInView(spot, field && field.matches("input, select, textarea") ? field : null);
 }
 
 // The message on screen, and the field typed in never under it: the vector

@@ -503,7 +503,7 @@ export function renderView(root, view, { skip = null } = {}) {
       : view.state[input.dataset.key];
     const index = input.dataset.index;
     let text = String(index === undefined ? value : value[Number(index)]);
-    if (input.inputMode === "decimal" || "decimal" in input.dataset) text = text.replace(".", ","); // Spanish style
+    if ("decimal" in input.dataset) text = text.replace(".", ","); // Spanish style
     if (input.value !== text && document.activeElement !== input) input.value = text;
   }
 }
