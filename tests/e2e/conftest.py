@@ -20,6 +20,19 @@ from serve import make_server  # noqa: E402
 STATIC = ROOT / "static"
 
 
+def expected(**changes):
+    """The attention lab's view of the default state with `changes`, built by
+    lab_core here in CPython (the page runs the same code in Pyodide)."""
+    from lab_core import attention_lab
+
+    return attention_lab.build_view(dict(attention_lab.SPEC.default_state(), **changes))
+
+
+def rows_text(table):
+    """A view's table as {row label: [cell texts]}, as Lab.table reads one."""
+    return {row["label"]: [c["text"] for c in row["cells"]] for row in table["rows"]}
+
+
 # LAB_CPU_THROTTLE=4 runs every page under Chromium's 4× CPU throttling
 # (DevTools protocol): the suite must give the same results on a slow machine.
 CPU_THROTTLE = float(os.environ.get("LAB_CPU_THROTTLE", "1"))
@@ -167,7 +180,11 @@ class Lab:
         return self.state()
 
     def set(self, **partial):
-        return self.page.evaluate("(p) => window.lab.set(p)", partial)
+        """lab.set, then wait until settled: lab.set resolves once the change
+        is on screen, and the panels far from the screen are drawn a moment
+        later (web/js/offscreen.js); tests read any panel."""
+        self.page.evaluate("(p) => window.lab.set(p)", partial)
+        return self.settle()
 
     def url(self):
         """The page's URL once it shows the view on screen (a change's URL is

@@ -8,18 +8,9 @@ import re
 
 from lab_core import attention_lab
 
-from conftest import RENDERED, text
+from conftest import RENDERED, expected, rows_text, text
 
 SPEC = attention_lab.SPEC
-
-
-def expected(**changes):
-    state = dict(SPEC.default_state(), **changes)
-    return attention_lab.build_view(state)
-
-
-def rows_text(table):
-    return {row["label"]: [c["text"] for c in row["cells"]] for row in table["rows"]}
 
 
 def test_score_arithmetic_for_the_article_cell(lab):

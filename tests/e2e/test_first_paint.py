@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from conftest import RENDERED, STATIC, text
-from lab_core import attention_lab, prepared
+from conftest import RENDERED, STATIC, expected, rows_text, text
+from lab_core import prepared
 
 # Compare two views field by field, in the page (key order does not matter).
 SAME = """(a, b) => {
@@ -50,15 +50,6 @@ def release(page, held):
         page.wait_for_timeout(50)
     for route in held:
         route.continue_()
-
-
-def expected(**changes):
-    state = dict(attention_lab.SPEC.default_state(), **changes)
-    return attention_lab.build_view(state)
-
-
-def rows_text(table):
-    return {row["label"]: [c["text"] for c in row["cells"]] for row in table["rows"]}
 
 
 def page_index(page_name):

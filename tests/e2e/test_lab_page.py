@@ -1,7 +1,7 @@
 """The attention lab in a real Chromium, on the bundled Pyodide runtime."""
 import re
 
-from conftest import new_page, text
+from conftest import expected, new_page, rows_text, text
 
 DEFAULT = {"sentence": "parque", "query": 1, "mask": "causal", "head": "lugar"}
 
@@ -181,8 +181,20 @@ def test_lab_set_rejects_bad_values_and_keeps_the_state(lab):
     assert lab.page.locator("main b").count() == 0
 
 
+def scroll_to(page, panel):
+    """Scroll a panel to the top, and wait a frame more than the one that
+    shows it: what is on screen, for a change, is what an observer heard of
+    that frame (web/js/offscreen.js)."""
+    page.evaluate("""(id) => new Promise((resolve) => {
+      document.getElementById(id).scrollIntoView({block: 'start'});
+      requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve)));
+    })""", panel)
+
+
 def test_lab_set_resolves_once_the_page_shows_the_state(lab):
+    # On screen: the panels off screen follow a moment later (see below).
     lab.open(lab.base_url)
+    scroll_to(lab.page, "puntuacion")
     shown = lab.page.evaluate("""async () => {
         await window.lab.set({mask: 'bidirectional', head: 'finanzas', sentence: 'credito'});
         const table = document.getElementById('table-scores');
@@ -210,3 +222,45 @@ def test_clicks_faster_than_python_all_count(lab):
     assert state["step"] == 3
     assert len(state["tokens"]) == 6  # the 4 words of the preset, and two more
     assert state["tokens"][:4] == ["El", "banco", "del", "parque"]
+
+
+# A panel's tables as text (inside page scripts: the page's policy forbids eval).
+READ = """const read = (id) => [...document.getElementById(id).querySelectorAll('table')]
+  .map((table) => table.textContent).join('|');"""
+
+
+def test_a_change_draws_the_panels_near_the_screen_first_and_the_rest_a_moment_later(lab):
+    # Drawing the panels nobody sees was most of a change's time: lab.set
+    # resolves once the panels near the screen show the change; the others
+    # follow, one per task, and <body data-busy> stays until they have.
+    lab.open(lab.base_url)
+    scroll_to(lab.page, "cache")
+    before = lab.page.evaluate("() => { %s return {cache: read('cache'), puntuacion: read('puntuacion')}; }" % READ)
+    seen = lab.page.evaluate("""async () => {
+      %s
+      const idle = () => new Promise((resolve) => {
+        const watch = new MutationObserver(() => {
+          if (!document.body.dataset.busy) { watch.disconnect(); resolve(); }
+        });
+        watch.observe(document.body, {attributes: true, attributeFilter: ['data-busy']});
+      });
+      await window.lab.set({sentence: 'credito', mask: 'bidirectional', head: 'finanzas'});
+      const at = {cache: read('cache'), puntuacion: read('puntuacion'), busy: document.body.dataset.busy};
+      await idle();
+      return {at, after: read('puntuacion'), cell: document.getElementById('table-scores').rows[2].cells[4].textContent};
+    }""" % READ)
+    assert seen["at"]["cache"] != before["cache"]  # near the screen: drawn with the change
+    assert seen["at"]["puntuacion"] == before["puntuacion"]  # far: not yet
+    assert seen["at"]["busy"] == "true"
+    assert seen["after"] != before["puntuacion"] and seen["cell"] == "1,41"
+    # A print draws what is left at once, before the page is laid out on paper.
+    printed = lab.page.evaluate("""async () => {
+      %s
+      const before = read('puntuacion');
+      await window.lab.set({sentence: 'parque'});
+      const stale = read('puntuacion') === before;
+      dispatchEvent(new Event('beforeprint'));
+      return {stale, drawn: read('puntuacion') !== before, busy: document.body.dataset.busy || null};
+    }""" % READ)
+    assert printed == {"stale": True, "drawn": True, "busy": None}
+    assert lab.table("Puntuaciones") == rows_text(expected(mask="bidirectional", head="finanzas")["tables"][0]["scores"])

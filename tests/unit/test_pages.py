@@ -1,6 +1,7 @@
 """The pages' shared chrome is written once (web/partials/) and put into
 each page by scripts/pages.py."""
 import re
+from html.parser import HTMLParser
 import sys
 from pathlib import Path
 
@@ -68,3 +69,37 @@ def test_a_missing_partial_stops_the_build(tmp_path):
     (tmp_path / "p.html").write_text("  <!-- include partials/nope.html -->\n")
     with pytest.raises(SystemExit, match="nope.html"):
         assemble(tmp_path / "p.html")
+
+
+
+class Elements(HTMLParser):
+    """A page's elements as (attributes, inside a <template>?), in order."""
+
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+            "source", "track", "wbr"}
+
+    def __init__(self, text):
+        super().__init__()
+        self.found, self.open = [], []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        self.found.append((dict(attrs), "template" in self.open))
+        if tag not in self.VOID:
+            self.open.append(tag)
+
+    def handle_endtag(self, tag):
+        while self.open and self.open.pop() != tag:
+            pass
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_what_the_page_finds_once_is_never_drawn(page):
+    # render.js finds the controls ([data-key]) and the questions that hide
+    # (.predict[data-hides]) once, in the page's HTML: a template's copy,
+    # drawn later, would be missed.
+    found = [(attrs, drawn) for attrs, drawn in Elements(assemble(ROOT / "web" / page)).found
+             if "data-key" in attrs or "data-hides" in attrs]
+    assert sum("data-hides" in attrs for attrs, _ in found) == (4 if page == "index.html" else 0)
+    assert sum("data-key" in attrs for attrs, _ in found) >= 10
+    assert [attrs for attrs, drawn in found if drawn] == []

@@ -480,10 +480,6 @@ def listen_overflows():
     """TcpExt ListenOverflows (None off Linux), read as scripts/loadtest.py does."""
     counters = listen_counters()
     return counters and counters[0]
-    for names, values in zip(lines[::2], lines[1::2]):
-        if names.startswith("TcpExt:"):
-            return int(dict(zip(names.split(), values.split()))["ListenOverflows"])
-    return None
 
 
 def test_a_burst_of_connections_waits_in_the_backlog(site):

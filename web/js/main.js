@@ -22,7 +22,7 @@
 import * as chrome from "./chrome.js";
 import * as classroom from "./classroom.js";
 import { LoadError, download, stallTimer } from "./download.js";
-import { skipOffScreen } from "./offscreen.js";
+import { Later, skipOffScreen } from "./offscreen.js";
 import { goTo, keepPlace, savedPlace } from "./place.js";
 import { Prepared, pageIndex } from "./prepared.js";
 import { bootPython, pickRuntime } from "./python.js";
@@ -63,6 +63,7 @@ let painted = null; // the first paint: a Promise of whether a prepared view is 
 // it wins over the panel the link names (the reader had moved on from it).
 let place = savedPlace();
 let paintedPrepared = false;
+let later = null; // the panels a change left for a moment later (offscreen.js)
 const pageNotices = []; // about page keys (runtime), not the lab state
 let ready;
 let settleReady;
@@ -117,10 +118,12 @@ function show(next, from, { scrollToPanel = false, change = false } = {}) {
   const previousPanel = state ? state.panel : undefined;
   const start = performance.now();
   if (from === "python" && !change) url.mirror(addressOf(next)); // Python's view always draws
-  const later = from === "prepared" && !state && "panel" in next.state
+  const firstLater = from === "prepared" && !state && "panel" in next.state
     ? offScreenPanels(next.state.panel, scrollToPanel) : null;
+  const goesTo = state && next.state.panel !== state.panel ? next.state.panel : null; // scrolled to below
+  const far = change && later ? later.far(goesTo) : null;
   try {
-    renderView(root, next, { skip: later });
+    renderView(root, next, { skip: firstLater || far });
   } catch (error) {
     if (from === "python") throw error;
     prepared = new Prepared(null);
@@ -129,7 +132,8 @@ function show(next, from, { scrollToPanel = false, change = false } = {}) {
   view = next;
   state = next.state;
   own = from === "python";
-  if (later && later.size) {
+  if (later) later.drew(far);
+  if (firstLater && firstLater.size) {
     // <body data-live> says the whole view is drawn: not yet.
     delete document.body.dataset.live;
     rest = new Promise((resolve) => setTimeout(() => {
@@ -155,6 +159,7 @@ function show(next, from, { scrollToPanel = false, change = false } = {}) {
     confirmedMarked = true;
     performance.mark("lab:confirmed"); // Python's own view is on screen
     skipOffScreen(root);
+    later = new Later(root, (panel) => renderView(root, view, { only: panel }), settleIfDone);
   }
   return true;
 }
@@ -238,19 +243,25 @@ function track(promise, partial) {
   document.body.dataset.busy = "true";
   const done = () => {
     requested.splice(requested.indexOf(partial), 1);
-    if (requested.length) return;
-    delete document.body.dataset.busy;
-    for (const resolve of onSettled.splice(0)) resolve();
+    settleIfDone();
   };
   promise.then(done, done);
   return promise;
 }
 
-// Resolves once no lab.set call is unsettled: what reads the state (a link
-// copied, a snippet, a print, an export) waits for a change still on its
-// way, such as a field's value, sent when the button's press took focus.
+// Settled: no lab.set call unsettled, and every panel drawn (those a change
+// left for a moment later too).
+function settleIfDone() {
+  if (requested.length || (later && later.pending)) return;
+  delete document.body.dataset.busy;
+  for (const resolve of onSettled.splice(0)) resolve();
+}
+
+// Resolves once settled: what reads the page (a link copied, a snippet, a
+// print, an export) waits for a change still on its way, such as a field's
+// value, sent when the button's press took focus.
 function settled() {
-  return requested.length ? new Promise((resolve) => onSettled.push(resolve)) : Promise.resolve();
+  return document.body.dataset.busy ? new Promise((resolve) => onSettled.push(resolve)) : Promise.resolve();
 }
 
 // The state the page is heading to. The controls compute «one step more»
@@ -321,12 +332,15 @@ async function flush() {
     return;
   }
   let reply;
+  if (later) later.hold();
   try {
     reply = await ask({ lab: labName, from: "set", current: state, partials: calls.map((c) => c.partial) });
   } catch (error) {
     for (const call of calls) call.reject(error);
     flushing = false;
     return;
+  } finally {
+    if (later) later.release();
   }
   if (!reply.ok) {
     for (const call of calls) call.reject(new Error(reply.error));

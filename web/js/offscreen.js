@@ -48,3 +48,110 @@ export function skipOffScreen(root) {
     document.body.dataset.offscreen = "";
   }));
 }
+
+// Drawing waits for the screen too. A change redraws every panel its keys
+// reach, and drawing the panels nobody sees (the DOM writes, and the style
+// work they cause) was most of what a change cost. So a change draws, with
+// its frame, the panels on screen, the panel it moves to and the one holding
+// the focus; the others are drawn a moment later, one per task after that
+// frame. A panel that comes on screen, a print, or `drawAll()` draws what is
+// left at once; while a request is with Python they wait, since its reply
+// draws them anyway, from the newer view (a slider dragged draws them once,
+// when it stops). main.js keeps <body data-busy> until all are drawn.
+const AFTER_FRAME = -1; // Later.timer while waiting for the frame
+const NO_FRAME_MS = 100;
+
+export class Later {
+  // draw(panel): draws one panel from the view on screen;
+  // done(): every panel shows the view on screen.
+  constructor(root, draw, done) {
+    this.draw = draw;
+    this.done = done;
+    this.stale = new Set();
+    this.onScreen = new Set();
+    this.watching = false; // until the observer first reports
+    this.held = false;
+    this.timer = null;
+    if (!("IntersectionObserver" in window)) return; // then every change draws all
+    this.panels = [...root.querySelectorAll(PANELS)];
+    const observer = new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        if (entry.isIntersecting) this.onScreen.add(entry.target);
+        else this.onScreen.delete(entry.target);
+      }
+      this.watching = true;
+      const seen = [...this.stale].filter((panel) => this.onScreen.has(panel));
+      if (seen.length) this.drawNow(seen);
+    });
+    for (const panel of this.panels) observer.observe(panel);
+    addEventListener("beforeprint", () => this.drawAll());
+  }
+
+  get pending() {
+    return this.stale.size > 0;
+  }
+
+  // The panels a change may leave for later (null: draw them all now). What
+  // is on screen is what the observer saw at the last frame: reading the
+  // layout here would force one (the last change's, not yet drawn), and
+  // cost more than the drawing it saves.
+  far(keep) {
+    if (!this.watching) return null;
+    const focus = document.activeElement;
+    return new Set(this.panels.filter((panel) => !this.onScreen.has(panel) &&
+      panel.id !== keep && !panel.contains(focus)));
+  }
+
+  // A view was drawn, all but `skipped` (a Set, or null: all of it).
+  drew(skipped) {
+    this.stale = new Set(skipped || []);
+    this.schedule();
+  }
+
+  // A request is with Python (hold) or back (release).
+  hold() {
+    this.held = true;
+    clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  release() {
+    this.held = false;
+    this.schedule();
+  }
+
+  drawNow(panels) {
+    for (const panel of panels) {
+      this.stale.delete(panel);
+      this.draw(panel);
+    }
+    if (!this.pending) this.done();
+  }
+
+  drawAll() {
+    this.drawNow([...this.stale]);
+  }
+
+  // After the frame that shows the change, a task per panel. (A page that
+  // draws no frames, an embed scrolled out of its page, starts anyway.)
+  schedule() {
+    if (this.held || this.timer !== null) return;
+    if (!this.pending) {
+      this.done();
+      return;
+    }
+    const next = () => {
+      this.timer = null;
+      if (this.held || !this.pending) return;
+      const [panel] = this.stale;
+      this.drawNow([panel]);
+      if (this.pending) this.timer = setTimeout(next);
+    };
+    const start = () => {
+      if (this.timer === AFTER_FRAME) this.timer = setTimeout(next); // not held meanwhile
+    };
+    this.timer = AFTER_FRAME;
+    requestAnimationFrame(start);
+    setTimeout(start, NO_FRAME_MS);
+  }
+}

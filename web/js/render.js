@@ -346,7 +346,7 @@ function revealPrediction(node, prompt) {
 // tables may be rebuilt.
 function applyVeil(node) {
   const open = unveiled.has(node.dataset.hides);
-  for (const target of document.querySelectorAll(node.dataset.hides)) {
+  for (const target of document.querySelectorAll(node.dataset.hides)) { // some are drawn
     target.classList.toggle("veiled", !open);
     target.inert = !open;
   }
@@ -489,14 +489,27 @@ function renderTree(node, scope) {
   if (!name || name === "flag") renderChildren(node, scope);
 }
 
-// `skip`: children of root not to draw this time (a first paint draws the
-// panels on screen first; main.js draws the rest a moment later).
-export function renderView(root, view, { skip = null } = {}) {
-  for (const child of root.children) {
+// Elements of the page's HTML under `scope` (never drawn: a unit test checks
+// that no template holds one), found once per scope and selector.
+const found = new WeakMap();
+
+function pageElements(scope, selector) {
+  if (!found.has(scope)) found.set(scope, new Map());
+  const lists = found.get(scope);
+  if (!lists.has(selector)) lists.set(selector, [...scope.querySelectorAll(selector)]);
+  return lists.get(selector);
+}
+
+// `skip`: children of root not to draw this time (the panels off screen:
+// main.js and offscreen.js draw them a moment later); `only`: the one child
+// to draw (one of those).
+export function renderView(root, view, { skip = null, only = null } = {}) {
+  for (const child of only ? [only] : root.children) {
     if (child.tagName !== "TEMPLATE" && !(skip && skip.has(child))) renderTree(child, view);
   }
-  for (const node of root.querySelectorAll(".predict[data-hides]")) applyVeil(node);
-  for (const input of root.querySelectorAll("[data-key]")) {
+  const scope = only || root;
+  for (const node of pageElements(scope, ".predict[data-hides]")) applyVeil(node);
+  for (const input of pageElements(scope, "[data-key]")) {
     // data-value-from: a control whose shown value is a view field (the
     // «Frase» select shows «Tu frase» when the sentence is the reader's).
     const value = input.dataset.valueFrom ? lookup(view, input.dataset.valueFrom)
