@@ -263,4 +263,17 @@ def test_a_change_draws_the_panels_near_the_screen_first_and_the_rest_a_moment_l
       return {stale, drawn: read('puntuacion') !== before, busy: document.body.dataset.busy || null};
     }""" % READ)
     assert printed == {"stale": True, "drawn": True, "busy": None}
-    assert lab.table("Puntuaciones") == rows_text(expected(mask="bidirectional", head="finanzas")["tables"][0]["scores"])
+    # A scroll draws what is left before the frame it paints: the scroll
+    # event comes before that frame's requestAnimationFrame callbacks.
+    scrolled = lab.page.evaluate("""async () => {
+      %s
+      const before = read('puntuacion');
+      await window.lab.set({sentence: 'credito'});
+      const stale = read('puntuacion') === before;
+      document.getElementById('puntuacion').scrollIntoView({block: 'start'});
+      const drawn = await new Promise((resolve) => requestAnimationFrame(() => resolve(read('puntuacion') !== before)));
+      return {stale, drawn};
+    }""" % READ)
+    assert scrolled == {"stale": True, "drawn": True}
+    assert lab.table("Puntuaciones") == rows_text(
+        expected(sentence="credito", mask="bidirectional", head="finanzas")["tables"][0]["scores"])

@@ -4,8 +4,9 @@
 // player. Every control only ever sends a partial state through lab.set;
 // a value Python refuses is said beside its control (showError).
 
-// {set, state() (the state the page is heading to), view(), announce(text),
-//  notices(list) (the page's notices: [] clears them)}
+// {set, settled() (every change applied and drawn), state() (the state the
+//  page is heading to), view(), announce(text), notices(list) (the page's
+//  notices: [] clears them)}
 let lab = null;
 
 export function wire(hooks) {
@@ -210,7 +211,9 @@ function onAction(event) {
   if (!action) throw new Error(`no hay una acción llamada «${button.dataset.action}»`);
   const partial = action();
   const after = AFTER[button.dataset.action];
-  if (partial) lab.set(partial).then(() => after && after()).catch(() => {});
+  // What follows a change (a scroll to a cell, a flash) waits until every
+  // panel shows it: one off screen is drawn a moment after the change.
+  if (partial) lab.set(partial).then(() => after && lab.settled().then(after)).catch(() => {});
 }
 
 // ------------------------------------------------------------ the player

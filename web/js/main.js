@@ -639,5 +639,5 @@ start();
 
 // ---------------------------------------------------------------- events
 
-wire({ set, state: wanted, view: () => view, announce: chrome.announce,
+wire({ set, settled, state: wanted, view: () => view, announce: chrome.announce,
   notices: chrome.showNotices });

@@ -54,8 +54,11 @@ export function skipOffScreen(root) {
 // work they cause) was most of what a change cost. So a change draws, with
 // its frame, the panels on screen, the panel it moves to and the one holding
 // the focus; the others are drawn a moment later, one per task after that
-// frame. A panel that comes on screen, a print, or `drawAll()` draws what is
-// left at once; while a request is with Python they wait, since its reply
+// frame. The reader's next move draws what is left at once, before the
+// browser acts on it: a scroll (its event comes before the frame it paints),
+// a key or a pointer pressed (before focus moves or a link is followed), a
+// focus that arrives anyway, a print; so does a panel the observer sees come
+// on screen. While a request is with Python they wait, since its reply
 // draws them anyway, from the newer view (a slider dragged draws them once,
 // when it stops). main.js keeps <body data-busy> until all are drawn.
 const AFTER_FRAME = -1; // Later.timer while waiting for the frame
@@ -84,7 +87,12 @@ export class Later {
       if (seen.length) this.drawNow(seen);
     });
     for (const panel of this.panels) observer.observe(panel);
-    addEventListener("beforeprint", () => this.drawAll());
+    const now = () => {
+      if (this.pending) this.drawAll();
+    };
+    for (const type of ["scroll", "keydown", "pointerdown", "focusin", "beforeprint"]) {
+      addEventListener(type, now, { capture: true, passive: true });
+    }
   }
 
   get pending() {
