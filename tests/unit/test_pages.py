@@ -73,7 +73,8 @@ def test_a_missing_partial_stops_the_build(tmp_path):
 
 
 class Elements(HTMLParser):
-    """A page's elements as (attributes, inside a <template>?), in order."""
+    """A page's elements as (attributes, inside a <template>?, the id of the
+    panel they are in or None), in order."""
 
     VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
             "source", "track", "wbr"}
@@ -84,12 +85,16 @@ class Elements(HTMLParser):
         self.feed(text)
 
     def handle_starttag(self, tag, attrs):
-        self.found.append((dict(attrs), "template" in self.open))
+        attrs = dict(attrs)
+        panels = [panel for _, panel in self.open if panel]
+        self.found.append((attrs, any(t == "template" for t, _ in self.open),
+                           panels[-1] if panels else None))
         if tag not in self.VOID:
-            self.open.append(tag)
+            panel = tag == "section" and "panel" in (attrs.get("class") or "").split()
+            self.open.append((tag, attrs.get("id") if panel else None))
 
     def handle_endtag(self, tag):
-        while self.open and self.open.pop() != tag:
+        while self.open and self.open.pop()[0] != tag:
             pass
 
 
@@ -98,8 +103,25 @@ def test_what_the_page_finds_once_is_never_drawn(page):
     # render.js finds the controls ([data-key]) and the questions that hide
     # (.predict[data-hides]) once, in the page's HTML: a template's copy,
     # drawn later, would be missed.
-    found = [(attrs, drawn) for attrs, drawn in Elements(assemble(ROOT / "web" / page)).found
+    elements = Elements(assemble(ROOT / "web" / page)).found
+    found = [(attrs, drawn) for attrs, drawn, _ in elements
              if "data-key" in attrs or "data-hides" in attrs]
     assert sum("data-hides" in attrs for attrs, _ in found) == (4 if page == "index.html" else 0)
     assert sum("data-key" in attrs for attrs, _ in found) >= 10
     assert [attrs for attrs, drawn in found if drawn] == []
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_question_hides_only_parts_of_its_own_panel(page):
+    # render.js looks for what a question hides inside its panel: each
+    # selector starts from the panel or from an element in it.
+    elements = Elements(assemble(ROOT / "web" / page)).found
+    panel_of = {attrs["id"]: panel for attrs, _, panel in elements if attrs.get("id")}
+    for attrs, _, panel in elements:
+        if "data-hides" not in attrs:
+            continue
+        assert panel
+        for selector in attrs["data-hides"].split(","):
+            first = selector.split()[0]
+            assert first.startswith("#"), selector
+            assert first[1:] == panel or panel_of.get(first[1:]) == panel, (page, selector)

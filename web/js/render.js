@@ -342,16 +342,22 @@ function revealPrediction(node, prompt) {
   }
 }
 
-// Veil (or unveil) what a question hides. Runs after every render, since
-// tables may be rebuilt.
+// Veil (or unveil) what a question hides, all of it in the question's own
+// panel (a unit test checks). A closed veil is laid again whenever that panel
+// is drawn, since tables may be rebuilt; an open one is lifted once.
+const liftedVeils = new WeakSet(); // questions whose veil is lifted
+
 function applyVeil(node) {
   const open = unveiled.has(node.dataset.hides);
-  for (const target of document.querySelectorAll(node.dataset.hides)) { // some are drawn
+  if (open && liftedVeils.has(node)) return;
+  const panel = node.closest("section.panel") || document;
+  for (const target of panel.querySelectorAll(node.dataset.hides)) { // some are drawn
     target.classList.toggle("veiled", !open);
     target.inert = !open;
   }
   const skip = node.querySelector(".predict-skip");
   if (skip) skip.hidden = open;
+  if (open) liftedVeils.add(node);
 }
 
 // A link to a panel of the page: {panel, panel_label}.
@@ -508,7 +514,9 @@ export function renderView(root, view, { skip = null, only = null } = {}) {
     if (child.tagName !== "TEMPLATE" && !(skip && skip.has(child))) renderTree(child, view);
   }
   const scope = only || root;
-  for (const node of pageElements(scope, ".predict[data-hides]")) applyVeil(node);
+  for (const node of pageElements(scope, ".predict[data-hides]")) {
+    if (!skip || ![...skip].some((part) => part.contains(node))) applyVeil(node);
+  }
   for (const input of pageElements(scope, "[data-key]")) {
     // data-value-from: a control whose shown value is a view field (the
     // «Frase» select shows «Tu frase» when the sentence is the reader's).
