@@ -80,9 +80,13 @@ def test_questions_hide_their_answers_until_the_reader_picks(lab):
     lab.page.locator("#cache .predict").get_by_role("button", name="no", exact=True).click()
     lab.settle()
     assert drift.evaluate_all(veiled) == [False, False]
-    # Once the reader has answered, a new question does not veil it again.
+    # Once the reader has answered, a new question does not veil it again,
+    # nor offer to show it: one rebuilt for another head has a new button.
     lab.set(mask="bidirectional")
     assert drift.evaluate_all(veiled) == [False, False]
+    lab.set(head="all")
+    assert drift.evaluate_all(veiled) == [False, False]
+    assert lab.page.locator("#cache .predict-skip").is_hidden()
 
 
 def test_block_sentences_follow_the_sizes(lab):

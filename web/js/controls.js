@@ -4,6 +4,8 @@
 // player. Every control only ever sends a partial state through lab.set;
 // a value Python refuses is said beside its control (showError).
 
+import { look } from "./render.js";
+
 // {set, settled() (every change applied and drawn), state() (the state the
 //  page is heading to), view(), announce(text), notices(list) (the page's
 //  notices: [] clears them)}
@@ -186,9 +188,10 @@ const ACTIONS = {
 // After an action, what the reader should look at: the exercise's result.
 const AFTER = {
   "exercise-go": () => {
-    // The reader chose to do the exercise, not to predict: show the weights.
+    // The reader chose to do the exercise, not to predict: show the weights
+    // (without «Mostrar sin predecir»'s own scroll: the cell is where to go).
     const question = document.querySelector("#puntuacion .predict[data-hides]");
-    if (question) question.querySelector(".predict-skip").click();
+    if (question) look(question);
     const cells = document.querySelectorAll("#score-tables td.focus");
     if (!cells.length) return;
     const smooth = !matchMedia("(prefers-reduced-motion: reduce)").matches;

@@ -293,8 +293,7 @@ function renderPredict(node, prompt) {
       const skip = el("button", "Mostrar sin predecir", "predict-skip");
       skip.type = "button";
       skip.addEventListener("click", () => {
-        unveiled.add(node.dataset.hides);
-        applyVeil(node); // hides this button: focus goes to what it showed
+        look(node); // hides this button: focus goes to what it showed
         const shown = document.querySelector(node.dataset.hides);
         if (shown) {
           if (!shown.hasAttribute("tabindex")) shown.tabIndex = -1;
@@ -349,15 +348,24 @@ const liftedVeils = new WeakSet(); // questions whose veil is lifted
 
 function applyVeil(node) {
   const open = unveiled.has(node.dataset.hides);
-  if (open && liftedVeils.has(node)) return;
-  const panel = node.closest("section.panel") || document;
-  for (const target of panel.querySelectorAll(node.dataset.hides)) { // some are drawn
-    target.classList.toggle("veiled", !open);
-    target.inert = !open;
+  if (!(open && liftedVeils.has(node))) {
+    const panel = node.closest("section.panel") || document;
+    for (const target of panel.querySelectorAll(node.dataset.hides)) { // some are drawn
+      target.classList.toggle("veiled", !open);
+      target.inert = !open;
+    }
+    if (open) liftedVeils.add(node);
   }
-  const skip = node.querySelector(".predict-skip");
+  const skip = node.querySelector(".predict-skip"); // a question rebuilt has a new one
   if (skip) skip.hidden = open;
-  if (open) liftedVeils.add(node);
+}
+
+/** Lift a question's veil without answering it, and without moving the page
+ *  (what «Mostrar sin predecir» does before it moves focus there). */
+export function look(question) {
+  if (!question.dataset.hides) return;
+  unveiled.add(question.dataset.hides);
+  applyVeil(question);
 }
 
 // A link to a panel of the page: {panel, panel_label}.
