@@ -523,7 +523,7 @@ export function renderView(root, view, { skip = null, only = null } = {}) {
   }
   const scope = only || root;
   for (const node of pageElements(scope, ".predict[data-hides]")) {
-    if (!skip || ![...skip].some((part) => part.contains(node))) applyVeil(node);
+    if (!skip || !skip.has(node.closest("section.panel"))) applyVeil(node);
   }
   for (const input of pageElements(scope, "[data-key]")) {
     // data-value-from: a control whose shown value is a view field (the
