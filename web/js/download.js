@@ -101,6 +101,24 @@ export async function download(file, { onBytes = () => {}, fresh = false, stall 
   }
 }
 
+// A JSON file the boot needs (manifest.json, which the page preloaded: the
+// same request reuses it), with the same stall timer and errors as any
+// runtime file.
+export async function downloadJSON(file) {
+  const stall = new AbortController();
+  const timer = stallTimer(() => stall.abort());
+  try {
+    const bytes = await download(file, { stall, onBytes: () => timer.poke() });
+    try {
+      return JSON.parse(new TextDecoder().decode(bytes));
+    } catch (error) {
+      throw new LoadError("corrupt", file, "no es JSON válido");
+    }
+  } finally {
+    timer.stop();
+  }
+}
+
 // JSON that may be missing or broken without harm (a prepared view): null then.
 export async function optionalJSON(url) {
   try {

@@ -21,7 +21,7 @@
 
 import * as chrome from "./chrome.js";
 import * as classroom from "./classroom.js";
-import { LoadError, download, stallTimer } from "./download.js";
+import { LoadError, downloadJSON } from "./download.js";
 import { Later, skipOffScreen } from "./offscreen.js";
 import { goTo, keepPlace, savedPlace } from "./place.js";
 import { Prepared, pageIndex } from "./prepared.js";
@@ -29,6 +29,7 @@ import { bootPython, pickRuntime } from "./python.js";
 import { clearErrors, showError, wire } from "./controls.js";
 import { ask as askPython, checkPartial, forget } from "./conversation.js";
 import { renderView } from "./render.js";
+import { Settling } from "./settle.js";
 import * as url from "./url.js";
 
 document.documentElement.dataset.js = "started"; // the watchdog stands down
@@ -159,7 +160,8 @@ function show(next, from, { scrollToPanel = false, change = false } = {}) {
     confirmedMarked = true;
     performance.mark("lab:confirmed"); // Python's own view is on screen
     skipOffScreen(root);
-    later = new Later(root, (panel) => renderView(root, view, { only: panel }), settleIfDone);
+    later = new Later(root, (panel) => renderView(root, view, { only: panel }),
+      () => settling.check());
   }
   return true;
 }
@@ -231,54 +233,17 @@ function clearPending() {
 
 // --------------------------------------------------- lab.set, its checks
 
-// <body data-busy> while any lab.set call is unsettled: a signal for tests
-// and embedding pages that drive the controls and wait for the result.
-// The unsettled partials, in order, also say where the reader is heading:
-// the state on screen with them applied (see wanted()).
-const requested = [];
-const onSettled = []; // resolvers of settled()
-
-function track(promise, partial) {
-  requested.push(partial);
-  document.body.dataset.busy = "true";
-  const done = () => {
-    requested.splice(requested.indexOf(partial), 1);
-    settleIfDone();
-  };
-  promise.then(done, done);
-  return promise;
-}
-
-// Settled: no lab.set call unsettled, and every panel drawn (those a change
-// left for a moment later too).
-function settleIfDone() {
-  if (requested.length || (later && later.pending)) return;
-  delete document.body.dataset.busy;
-  for (const resolve of onSettled.splice(0)) resolve();
-}
-
-// Resolves once settled: what reads the page (a link copied, a snippet, a
-// print, an export) waits for a change still on its way, such as a field's
-// value, sent when the button's press took focus.
-function settled() {
-  return document.body.dataset.busy ? new Promise((resolve) => onSettled.push(resolve)) : Promise.resolve();
-}
-
-// The state the page is heading to. The controls compute «one step more»
-// from it, so clicks faster than Python's replies all count (two clicks on
-// «Paso siguiente» go two steps, two «Añadir» add two words).
-function wanted() {
-  if (!state) return null;
-  const next = structuredClone(state);
-  for (const partial of requested) Object.assign(next, structuredClone(partial));
-  return next;
-}
+// <body data-busy> and settled() (settle.js): lab.set calls on their way,
+// and panels still to draw.
+const settling = new Settling(() => Boolean(later && later.pending));
+const settled = () => settling.settled();
+const wanted = () => settling.heading(state);
 
 function set(partial) {
   const problem = checkPartial(partial);
   if (problem) return Promise.reject(new Error(problem));
   const own = { ...partial };
-  return track(new Promise((resolve, reject) => {
+  return settling.track(new Promise((resolve, reject) => {
     const call = { partial, resolve, reject };
     if (live && !confirming) {
       queue.push(call);
@@ -402,24 +367,6 @@ window.lab = lab;
 
 const requestedRuntime = url.searchParams().get("runtime");
 
-// A manifest that never answers (a school network that holds a request)
-// ends, like any runtime file, in the stall message and «Reintentar»: it is
-// one more download (the page preloaded it; the same request reuses that).
-async function loadManifest() {
-  const stall = new AbortController();
-  const timer = stallTimer(() => stall.abort());
-  try {
-    const bytes = await download(MANIFEST, { stall, onBytes: () => timer.poke() });
-    try {
-      return JSON.parse(new TextDecoder().decode(bytes));
-    } catch (error) {
-      throw new LoadError("corrupt", MANIFEST, "no es JSON válido");
-    }
-  } finally {
-    timer.stop();
-  }
-}
-
 function goBackToPlace() {
   if (place === null) return;
   goTo(place);
@@ -480,7 +427,9 @@ function paintFirst() {
 async function boot() {
   chrome.hideFault();
   chrome.showStep("manifest");
-  if (!manifest) manifest = await loadManifest();
+  // A manifest that never answers (a school network that holds a request)
+  // ends, like any runtime file, in the stall message and «Reintentar».
+  if (!manifest) manifest = await downloadJSON(MANIFEST);
   await Promise.race([painted, firstViewDeadline]);
   const runtime = pickRuntime(manifest, requestedRuntime);
   if (requestedRuntime !== null && requestedRuntime !== runtime.name && !pageNotices.length) {
