@@ -3,9 +3,10 @@ import json
 import re
 
 import numpy as np
+import pytest
 
 from lab_core import train as t
-from lab_core.attention_lab.learning import trajectories
+from lab_core.attention_lab.learning import learning_panel, trajectories
 from lab_core.didactic_train import DEFAULT_LR, DEFAULT_SEED
 from lab_core.views import answer
 
@@ -41,8 +42,65 @@ def test_bidirectional_learns_and_causal_stays_at_chance_at_300_steps():
 def test_the_words_about_the_learned_vectors_follow_them():
     early = view_of({"train_steps": 0})["vectors"]["text"]
     late = view_of({"train_steps": 300})["vectors"]["text"]
-    assert "Aún reparte su atención casi por igual" in early and "Ya mira más a la palabra que decide" in late
+    assert "Aún reparte su atención casi por igual" in early
+    assert "En las dos frases banco ya da su mayor peso a la palabra que decide (parque 0,70; " in late
     assert "(1; 0)" in late and "(2; 0)" in late and "1,41" in late
+
+
+def test_a_run_that_blows_up_is_not_said_to_spread_its_attention():
+    # lr 10: banco puts all its weight on one word in each sentence, and in
+    # «El banco de crédito» on the wrong one (itself).
+    text = view_of({"train_lr": 10, "train_steps": 500})["vectors"]["text"]
+    assert "casi por igual" not in text
+    assert text.endswith("No da su mayor peso a la palabra que decide en las dos frases. Mayor peso "
+                         "en «El banco del parque»: parque (1,00); en «El banco de crédito»: banco (1,00).")
+
+
+def bidirectional_rows(panel):  # banco's weights in the two tables, as shown
+    return [([c["value"] for c in table["rows"][0]["cells"]], [c["text"] for c in table["rows"][0]["cells"]],
+             table["columns"]) for table in panel["weights"]]
+
+
+@pytest.mark.parametrize("lr", [0.001, 0.05, 0.2, 0.5, 1.0, 3.0, 10.0])
+def test_where_banco_looks_is_said_from_the_weights_shown_beside_it(lr):
+    # Over rates, seeds and steps: the sentence's conclusion, checked against
+    # the weights tables of the same panel (a second reading of the numbers).
+    for seed in (0, 1, 7, 123):
+        for step in range(0, 501, 20):
+            panel = learning_panel({"train_steps": step, "train_lr": lr, "train_seed": seed})
+            text = panel["vectors"]["text"]
+            rows = bidirectional_rows(panel)
+            even = all(max(abs(w - 0.25) for w in values) <= 0.05 for values, _, _ in rows)
+            deciding = all(np.argmax(values) == 3 and sorted(values)[-2] < values[3] - 1e-9
+                           for values, _, _ in rows)
+            said = ["casi por igual" in text, "ya da su mayor peso a la palabra que decide" in text,
+                    "No da su mayor peso" in text]
+            assert sum(said) == 1, (lr, seed, step, text)
+            if even:
+                assert said[0], (lr, seed, step, text)
+            elif deciding:
+                assert said[1], (lr, seed, step, text)
+                for values, texts, words in rows:
+                    assert "%s %s" % (words[3], texts[3]) in text
+            else:
+                assert said[2], (lr, seed, step, text)
+                for values, texts, words in rows:
+                    top = int(np.argmax(values))
+                    assert "%s (%s" % (words[top], texts[top]) in text or "empate entre" in text
+
+
+@pytest.mark.parametrize("lr", [0.001, 0.05, 0.5, 3.0, 10.0])
+def test_the_prediction_names_its_criterion_and_its_answer(lr):
+    for seed in (0, 7, 123):
+        runs = trajectories(lr, seed)
+        learned = [k for k in ("bidirectional", "causal") if runs[k]["test_accuracy"][-1] >= 0.9]
+        expected = {("bidirectional",): "la bidireccional", ("causal",): "la causal",
+                    ("bidirectional", "causal"): "las dos", (): "ninguna"}[tuple(learned)]
+        predict = learning_panel({"train_steps": 0, "train_lr": lr, "train_seed": seed})["predict"]
+        assert "al menos el 90 % de las frases nuevas tras 500 pasos" in predict["question"]
+        assert "la respuesta es «%s»" % expected in predict["explanation"], (lr, seed)
+        labels = {o["value"]: o["label"] for o in predict["options"]}
+        assert labels[predict["answers"][0]] == expected
 
 
 def test_a_diverging_rate_stops_the_run_and_says_so():
