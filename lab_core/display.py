@@ -190,6 +190,13 @@ def fmt_sci(x):
     return fmt(float(mantissa), 1) + "·10" + str(int(exponent)).translate(superscript)
 
 
+def fmt_small(x, digits=3):
+    """Like fmt, but a value that is not zero never reads as zero: 1,9·10⁻⁵
+    where fmt would write 0,000 (a variance beside ε must show its size)."""
+    text = fmt(x, digits)
+    return fmt_sci(x) if float(x) != 0 and text.strip(MINUS + "0,") == "" else text
+
+
 ROUND_OFF = 1e-12
 
 

@@ -149,6 +149,18 @@ def test_layer_norm_by_hand():
                                   np.full(4, 0.3))
 
 
+def test_a_variance_beside_epsilon_shows_its_size():
+    # (1; 1; 1; 1,01): σ² = 1,875·10⁻⁵, the same order as ε = 10⁻⁵. Read as
+    # 0,000 it made the normalised (−0,466; …; 1,399) look impossible.
+    state = dict(block_lab.SPEC.default_state(), ln_x=[1.0, 1.0, 1.0, 1.01])
+    view = block_lab.layernorm_panel(state)
+    assert view["var"] == "1,9·10⁻⁵"
+    assert view["normalized"] == "(−0,466; −0,466; −0,466; 1,399)"
+    np.testing.assert_allclose(0.0075 / math.sqrt(1.875e-5 + 1e-5), 1.399, atol=5e-4)
+    assert block_lab.layernorm_panel(dict(state, ln_x=[3.0] * 4))["var"] == "0,000"  # exactly 0
+    assert block_lab.layernorm_panel(dict(state, ln_x=[2.0, 4.0, 6.0, 8.0]))["var"] == "5,000"
+
+
 def test_norm_growth_under_three_settings():
     rows = np.array(b.norm_growth(24))
     plain, post, pre = rows.T
