@@ -190,6 +190,15 @@ def fmt_sci(x):
     return fmt(float(mantissa), 1) + "·10" + str(int(exponent)).translate(superscript)
 
 
+def equals(x, digits=2):
+    """'= 2,00' when the text is the value itself, '≈ 1,41' when it is rounded
+    (2/√2 is 1,41421…): an expression's last sign tells the two apart."""
+    text = fmt(x, digits)
+    shown = float(text.replace(".", "").replace(",", ".").replace(MINUS, "-"))
+    exact = abs(shown - float(x)) <= 1e-9 * max(1.0, abs(float(x)))
+    return ("= " if exact else "≈ ") + text
+
+
 def fmt_small(x, digits=3):
     """Like fmt, but a value that is not zero never reads as zero: 1,9·10⁻⁵
     where fmt would write 0,000 (a variance beside ε must show its size)."""

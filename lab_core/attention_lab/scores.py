@@ -121,7 +121,7 @@ def _arithmetic(run, head_id, i, j):
         "head": HEADS[head_id]["label"],
         "q": d.fmt_vector_short(q),
         "k": d.fmt_vector_short(k),
-        "expression": "(%s) / √%d = %s" % (terms, len(q), d.fmt(run["scores"][i, j])),
+        "expression": "(%s) / √%d %s" % (terms, len(q), d.equals(run["scores"][i, j])),
         "score": d.MASKED_TEXT if masked else d.fmt(run["scores"][i, j]),
         "weight": "0" if masked else weight_texts(run["weights"][i], run["mask"][i])[j],
         "masked": bool(masked),
@@ -190,10 +190,10 @@ def scaling_panel(state):
                            % (scaling.N_KEYS, width),
                            ["q·k", "peso sin dividir", "peso dividiendo"], example, "clave"),
         "verdict": (
-            "Con dₖ = %d, la desviación típica de q·k es %s (√%d = %s); dividida entre √dₖ, %s. "
+            "Con dₖ = %d, la desviación típica de q·k es %s (√%d %s); dividida entre √dₖ, %s. "
             "Sin dividir, la clave más alta se lleva de media el %s del peso; dividiendo, "
             "el %s (repartido por igual serían %s)."
-            % (width, d.fmt(raw), width, d.fmt(np.sqrt(width)), d.fmt(scaled),
+            % (width, d.fmt(raw), width, d.equals(np.sqrt(width)), d.fmt(scaled),
                d.fmt(100 * top_raw, 0) + " %", d.fmt(100 * top_scaled, 0) + " %",
                d.fmt(100 * even, 1) + " %")),
         "sample": "%d pares (q, k) al azar por anchura, coordenadas normales de media 0 y "

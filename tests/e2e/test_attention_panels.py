@@ -18,7 +18,7 @@ def test_score_arithmetic_for_the_article_cell(lab):
     lab.choose("Máscara", "bidireccional")
     panel = lab.page.locator("#puntuacion")
     derivation = panel.locator(".derivation")
-    assert text(derivation.locator(".formula")) == "(1·2 + 0·0) / √2 = 1,41"
+    assert text(derivation.locator(".formula")) == "(1·2 + 0·0) / √2 ≈ 1,41"
     assert "q = (1; 0), k = (2; 0)" in text(derivation)
     softmax = lab.table("Softmax de la fila de «banco»")
     assert softmax["parque"] == ["1,41", "1,000", "0,58"]
@@ -236,7 +236,7 @@ def test_clicking_or_focusing_a_score_cell_explains_it(lab):
     scores.locator("tbody tr").nth(1).locator("td").nth(3).click()
     lab.settle()
     assert (lab.state()["query"], lab.state()["key"]) == (1, 3)
-    assert text(formula) == "(1·2 + 0·0) / √2 = 1,41"
+    assert text(formula) == "(1·2 + 0·0) / √2 ≈ 1,41"
     assert text(scores.locator("td.focus")) == "1,41"
     # Keyboard: the arrows move within the grid; Enter explains the cell.
     lab.page.keyboard.press("ArrowLeft")

@@ -400,7 +400,7 @@ def test_a_score_table_is_one_tab_stop_and_arrows_move_without_changing_the_stat
     lab.page.keyboard.press("Enter")
     lab.settle()
     assert (lab.state()["query"], lab.state()["key"]) == (0, 2)
-    assert text(lab.page.locator("#puntuacion .formula")) == "(0·0 + 1·1) / √2 = 0,71"
+    assert text(lab.page.locator("#puntuacion .formula")) == "(0·0 + 1·1) / √2 ≈ 0,71"
     lab.page.keyboard.press("Tab")
     assert lab.page.evaluate("!document.getElementById('table-scores').contains(document.activeElement)")
 

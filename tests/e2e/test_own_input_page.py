@@ -51,7 +51,7 @@ def test_edit_a_vector_and_read_the_new_score(lab):
     first.press("Tab")
     lab.settle()
     assert lab.cell("Puntuaciones", "banco", "parque") == "2,12"
-    assert text(lab.page.locator("#puntuacion .formula")) == "(1·3 + 0·0) / √2 = 2,12"
+    assert text(lab.page.locator("#puntuacion .formula")) == "(1·3 + 0·0) / √2 ≈ 2,12"
     assert "vec=lugar.parque.k:3;0" in lab.url()
     cell = lab.page.locator("[data-cell='lugar.parque.k']")
     assert "edited" in cell.get_attribute("class") and "artículo: (2; 0)" in text(cell)

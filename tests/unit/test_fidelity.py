@@ -10,6 +10,7 @@ state key names and no «1 capas».
 """
 import itertools
 import json
+import math
 import re
 import sys
 from decimal import Decimal
@@ -139,6 +140,20 @@ def test_the_heaviest_key_prediction_follows_the_weights(attention_views):
         predict = view["arithmetic"]["predict"]
         assert sorted(predict["answers"]) == expected, (state, head)
         assert ("empate" in predict["explanation"]) == (len(expected) > 1)
+
+
+def test_a_derivation_says_equals_only_when_its_result_is_exact(attention_views):
+    # «(1·2 + 0·0) / √2 ≈ 1,41» (2/√2 = 1,41421…), «(1·0 + 0·1) / √2 = 0,00».
+    signs = set()
+    for state, view in attention_views:
+        for block in view["arithmetic"]["blocks"]:
+            terms, sign, result = re.fullmatch(r"\((.*)\) / √2 ([=≈]) (\S+)",
+                                               block["expression"]).groups()
+            value = sum(float(number(a)) * float(number(b)) for a, b in
+                        (term.split("·") for term in terms.split(" + "))) / math.sqrt(2)
+            assert (sign == "=") == (abs(value - float(number(result))) < 1e-12), (state, block["expression"])
+            signs.add(sign)
+    assert signs == {"=", "≈"}
 
 
 def test_weight_rows_read_as_summing_to_one(attention_views):
@@ -374,7 +389,7 @@ def test_the_scaling_verdict_quotes_the_table():
     row = [r for r in view["table"]["rows"] if r["selected"]][0]
     assert row["label"] == "dₖ = 512"
     raw, root, scaled = (c["text"] for c in row["cells"][:3])
-    assert "la desviación típica de q·k es %s (√512 = %s)" % (raw, root) in view["verdict"]
+    assert "la desviación típica de q·k es %s (√512 ≈ %s)" % (raw, root) in view["verdict"]
     assert "dividida entre √dₖ, %s" % scaled in view["verdict"]
 
 

@@ -62,7 +62,7 @@ def test_article_exercise_in_the_view():
     weight = pair["weights"]["rows"][1]["cells"][3]
     assert weight["value"] > 0 and weight["text"] == "0,58"
     (block,) = reply["view"]["arithmetic"]["blocks"]
-    assert block["expression"] == "(1·2 + 0·0) / √2 = 1,41"
+    assert block["expression"] == "(1·2 + 0·0) / √2 ≈ 1,41"
     assert block["q"] == "(1; 0)" and block["k"] == "(2; 0)"
 
     closed = set_state({"mask": "causal"}, reply["view"]["state"])["view"]
