@@ -53,6 +53,18 @@ def _sign_sentence(q, k, theta, offset, score):
                    % d.fmt(offset * theta))
 
 
+def _shift_explanation(q, k, score, shifted, offset):
+    """Why adding 1 to m and to n leaves qₘ · kₙ as it was."""
+    text = "Vale %s antes y %s después: " % (d.fmt(score, 3), d.fmt(shifted, 3))
+    if not q.any() or not k.any():
+        return text + ("%s es nulo, y su producto con cualquier vector girado es 0. Con dos "
+                       "vectores no nulos tampoco cambia: solo cuenta n − m."
+                       % ("q" if not q.any() else "k"))
+    return text + ("solo importa el desplazamiento n − m = %s (con su signo: no es una "
+                   "distancia), porque girar los dos vectores el mismo ángulo no cambia el "
+                   "ángulo entre ellos." % d.fmt_signed(offset))
+
+
 def _offset_chart(q, k, theta, offset):
     """The score against the offset n − m, with the current offset marked."""
     span = max(12, abs(offset))
@@ -60,7 +72,8 @@ def _offset_chart(q, k, theta, offset):
     steps = np.array(offsets)
     # Positions never negative: the query at −offset when the offset is.
     scores = [float(s) for s in rope_scores(q, k, np.maximum(0, -steps), np.maximum(0, steps), theta)]
-    limit = max(1e-9, float(np.linalg.norm(q) * np.linalg.norm(k)))
+    # |qₘ · kₙ| ≤ |q|·|k|; with a null vector the curve is 0 and the axis ±1.
+    limit = float(np.linalg.norm(q) * np.linalg.norm(k)) or 1.0
     current = scores[offsets.index(offset)]  # the marker sits on the curve
     return chart(
         "qₘ · kₙ según n − m", linear_axis(-span, span, "n − m"),
@@ -127,9 +140,6 @@ def rope_panel(state):
             "question": "Si sumas 1 a m y también a n, ¿qué le pasa a qₘ · kₙ?",
             "options": options([("sube", "sube"), ("baja", "baja"), ("igual", "no cambia")]),
             "answers": ["igual" if unchanged else "sube" if shifted > score else "baja"],
-            "explanation": "Vale %s antes y %s después: solo importa el desplazamiento "
-                           "n − m = %s (con su signo: no es una distancia), porque girar los "
-                           "dos vectores el mismo ángulo no cambia el ángulo entre ellos."
-                           % (d.fmt(score, 3), d.fmt(shifted, 3), d.fmt_signed(offset)),
+            "explanation": _shift_explanation(q, k, score, shifted, offset),
         },
     }

@@ -416,6 +416,10 @@ def test_the_rope_sign_sentence_gives_the_true_reason():
             cross = q[1] * k[0] - q[0] * k[1]
             if not any(q) or not any(k):
                 assert "vector nulo" in sign
+                # The shift question says why too, and the chart's axis is ±1, not ±10⁻⁹.
+                assert "es nulo, y su producto" in view["predict"]["explanation"]
+                y = [t["value"] for t in view["chart"]["y"]["ticks"]]
+                assert (min(y), max(y)) == (-1, 1)
             elif cross == 0:
                 assert "paralelos" in sign
             else:
