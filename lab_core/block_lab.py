@@ -365,6 +365,7 @@ def ffn_panel(state):
     return {
         "d_model": state["d_model"], "d_ff": state["d_ff"],
         "ratio": ratio_text(state["d_model"], state["d_ff"]),
+        "demo": "d_model = %d → d_ff = %d → d_model = %d" % (w1.shape[0], w1.shape[1], w2.shape[1]),
         "plot": {"x": [d.num(v) for v in grid],
                  "series": [{"name": "GELU", "y": [d.num(v) for v in b.gelu(grid)]},
                             {"name": "ReLU", "y": [d.num(v) for v in b.relu(grid)]}]},

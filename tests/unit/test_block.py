@@ -190,6 +190,17 @@ def test_ffn_without_activation_collapses_to_one_affine_map():
         assert np.max(np.abs(b.ffn(x, w1, b1, w2, b2) - (x @ a + bias))) > 1e-3
 
 
+def test_the_ffn_checks_name_the_network_they_use():
+    # The checks run on a fixed small FFN whatever the sizes chosen in panel 6:
+    # the page says which, and the collapsed map's shape is its d_model.
+    for sizes in ({}, {"d_model": 6, "heads": 3, "d_ff": 8192}):
+        view = block_lab.ffn_panel(dict(block_lab.SPEC.default_state(), **sizes))
+        x, w1, b1, w2, b2 = block_lab._ffn_demo()
+        assert view["demo"] == "d_model = %d → d_ff = %d → d_model = %d" % (x.shape[1], w1.shape[1], w2.shape[1])
+        assert view["demo"] == "d_model = 8 → d_ff = 32 → d_model = 8"
+        assert view["collapse"]["shape_a"] == "8 × 8"
+
+
 def test_ffn_is_per_position():
     view = block_lab.ffn_panel(block_lab.SPEC.default_state())
     assert view["locality"]["ffn5"] == "< 10⁻¹²"
