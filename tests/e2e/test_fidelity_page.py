@@ -67,6 +67,8 @@ def test_preparing_the_exercise_shows_its_result(lab, query):
         "() => { const r = document.querySelector('#table-scores td.focus')"
         ".getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }")
     lab.page.wait_for_selector("#table-scores td.focus.flash")
+    # The keyboard goes on from the cell, not from the button far above.
+    assert cell.evaluate("(td) => document.activeElement === td") is True
     assert text(lab.page.locator("#announce")) == (
         "Ejercicio listo: puntuación de banco → parque, 1,41; peso, 0,58.")
 

@@ -196,6 +196,10 @@ const AFTER = {
     if (!cells.length) return;
     const smooth = !matchMedia("(prefers-reduced-motion: reduce)").matches;
     cells[0].scrollIntoView({ block: "center", behavior: smooth ? "smooth" : "auto" });
+    // The keyboard goes on from the cell, not from the button far above it
+    // (the grid's cells take focus; the scroll above is the page's own).
+    const grid = document.querySelector("#score-tables [role='grid'] td.focus");
+    if (grid) grid.focus({ preventScroll: true });
     for (const cell of cells) {
       cell.classList.remove("flash");
       void cell.offsetWidth; // restart the animation
