@@ -243,6 +243,25 @@ def test_figures_download_as_files(lab):
     assert info.value.suggested_filename == "codificacion-posicional.png"
 
 
+def test_a_head_view_downloads_with_its_words_and_its_paper(lab):
+    # The words are HTML beside the lines: the file draws them as text, on
+    # the page's background (the lines alone were an unreadable tangle, and
+    # light lines on nothing in the dark theme).
+    console = []
+    lab.page.on("console", lambda message: console.append((message.type, message.text)))
+    lab.open(lab.base_url).look()
+    with lab.page.expect_download() as info:
+        lab.page.locator("#puntuacion .hv-figure").get_by_role("button", name="Descargar la figura").click()
+    assert info.value.suggested_filename == "vista-de-la-cabeza.svg"
+    svg = open(info.value.path(), encoding="utf-8").read()
+    words = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+    assert words == ["El", "banco", "del", "parque"] * 2
+    assert re.search(r'<rect [^>]*fill="rgb\(\d+, \d+, \d+\)"', svg)
+    assert svg.count("<line") == lab.page.locator("#puntuacion .headview line").count() > 0
+    assert "style=" not in svg
+    assert [m for m in console if m[0] == "error"] == []  # the policy refuses inline styles
+
+
 # ------------------------------------------------------------------ print
 
 def test_print_hides_the_controls_and_writes_the_state(lab):
@@ -260,6 +279,18 @@ def test_print_hides_the_controls_and_writes_the_state(lab):
     assert veiled.count() > 0
     assert veiled.evaluate_all("(nodes) => nodes.map((e) => [getComputedStyle(e).visibility, "
                                "getComputedStyle(e, '::after').content])") == [["visible", "none"]] * veiled.count()
+    # Each question prints its options and its answer (the buttons do not).
+    answers = lab.page.locator(".predict-answer")
+    assert answers.count() == lab.page.locator(".predict[data-render]").count() > 3
+    for i in range(answers.count()):
+        assert answers.nth(i).is_visible()
+        assert re.fullmatch(r"Opciones: .+\. Respuesta: «.+»\. .+", text(answers.nth(i))), text(answers.nth(i))
+    mask = lab.page.locator("#mascara .predict-answer")
+    assert text(mask).startswith("Opciones: sí, cambia · no, es idéntica. Respuesta: «")
+    assert lab.page.locator(".predict-options").first.is_hidden()
+    lab.page.emulate_media(media="screen")
+    assert answers.first.is_hidden()
+    lab.page.emulate_media(media="print")
     pdf = lab.page.pdf()
     assert pdf[:4] == b"%PDF"
 

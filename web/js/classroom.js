@@ -189,6 +189,65 @@ function exportAction(button) {
 
 // A figure as a standalone file: an SVG with the styles it uses written in,
 // or the canvas as a PNG.
+const SVG_NS = "http://www.w3.org/2000/svg";
+const STYLED = ["fill", "stroke", "stroke-width", "stroke-dasharray", "opacity", "font-size",
+  "font-family", "font-weight"];
+
+function svgNode(name, attributes) {
+  const node = document.createElementNS(SVG_NS, name);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
+  return node;
+}
+
+// The paper under a figure: the first ancestor with a background.
+function backgroundOf(node) {
+  for (let at = node; at; at = at.parentElement) {
+    const color = getComputedStyle(at).backgroundColor;
+    if (color && color !== "transparent" && !/^rgba\(.*,\s*0\)$/.test(color)) return color;
+  }
+  return "#ffffff";
+}
+
+// A copy of `svg` with each element's computed styles as attributes (no
+// style attribute: the page's policy refuses inline styles).
+function styledCopy(svg) {
+  const clone = svg.cloneNode(true);
+  const live = svg.querySelectorAll("*");
+  clone.querySelectorAll("*").forEach((node, i) => {
+    const style = getComputedStyle(live[i]);
+    for (const property of STYLED) node.setAttribute(property, style.getPropertyValue(property));
+  });
+  return clone;
+}
+
+// A head view is words (HTML buttons) on both sides of its lines (SVG): the
+// file draws the words as text, so it reads without the page.
+function headViewFile(view) {
+  const lines = view.querySelector("svg");
+  const box = lines.viewBox.baseVal;
+  const side = (name) => [...view.querySelectorAll(`.hv-${name} .hv-word`)];
+  const left = Math.ceil(view.querySelector(".hv-q").getBoundingClientRect().width);
+  const right = Math.ceil(view.querySelector(".hv-k").getBoundingClientRect().width);
+  const out = svgNode("svg", { width: left + box.width + right, height: box.height,
+    viewBox: `0 0 ${left + box.width + right} ${box.height}` });
+  out.append(svgNode("rect", { width: "100%", height: "100%", fill: backgroundOf(view) }));
+  for (const [name, x, anchor] of [["q", left - 6, "end"], ["k", left + box.width + 6, "start"]]) {
+    side(name).forEach((button, i) => {
+      const style = getComputedStyle(button);
+      const word = button.querySelector("span:not(.hv-w)");
+      const text = svgNode("text", { x, y: 4 + button.offsetHeight * (i + 0.5), "text-anchor": anchor,
+        "dominant-baseline": "central", fill: style.color, "font-family": style.fontFamily,
+        "font-size": style.fontSize, "font-weight": style.fontWeight });
+      text.textContent = word ? word.textContent : button.textContent;
+      out.append(text);
+    });
+  }
+  const group = svgNode("g", { transform: `translate(${left} 0)` });
+  group.append(...styledCopy(lines).childNodes);
+  out.append(group);
+  return out;
+}
+
 function downloadFigure(figure) {
   const name = figure.dataset.figure || "figura";
   const canvas = figure.querySelector("canvas");
@@ -196,21 +255,21 @@ function downloadFigure(figure) {
     canvas.toBlob((blob) => download(`${name}.png`, blob), "image/png");
     return;
   }
-  const svg = figure.querySelector("svg");
-  if (!svg) return;
-  const clone = svg.cloneNode(true);
-  const live = svg.querySelectorAll("*");
-  clone.querySelectorAll("*").forEach((node, i) => {
-    const style = getComputedStyle(live[i]);
-    for (const property of ["fill", "stroke", "stroke-width", "stroke-dasharray", "opacity",
-      "font-size", "font-family", "font-weight"]) {
-      node.setAttribute(property, style.getPropertyValue(property));
-    }
-  });
-  clone.setAttribute("xmlns", "http://www.w3.org/2000/svg");
-  const background = getComputedStyle(svg).backgroundColor;
-  clone.setAttribute("style", `background: ${background}`);
-  const text = new XMLSerializer().serializeToString(clone);
+  const view = figure.querySelector(".headview");
+  let file;
+  if (view) {
+    file = headViewFile(view);
+  } else {
+    const svg = figure.querySelector("svg");
+    if (!svg) return;
+    file = styledCopy(svg);
+    const box = svg.viewBox.baseVal; // a drawing centred on its origin has a viewBox from below 0
+    const area = box && box.width ? { x: box.x, y: box.y, width: box.width, height: box.height }
+      : { width: "100%", height: "100%" };
+    file.insertBefore(svgNode("rect", { ...area, fill: backgroundOf(svg) }), file.firstChild);
+  }
+  file.setAttribute("xmlns", SVG_NS);
+  const text = new XMLSerializer().serializeToString(file);
   download(`${name}.svg`, new Blob([text], { type: "image/svg+xml" }));
   lab.announce("Figura descargada.");
 }

@@ -306,11 +306,17 @@ function renderPredict(node, prompt) {
     }
     const verdict = el("p", undefined, "predict-verdict");
     verdict.setAttribute("aria-live", "polite"); // said when the reader answers
-    parts.push(verdict);
+    parts.push(verdict, el("p", undefined, "predict-answer"));
     node.replaceChildren(...parts);
   }
   node.currentPrompt = prompt;
   revealPrediction(node, prompt);
+  // On paper (lab.css shows it only in print): the options, and the answer
+  // with its explanation, whether or not the reader picked.
+  const right = prompt.options.filter((option) => prompt.answers.map(String).includes(String(option.value)));
+  renderText(node.querySelector(".predict-answer"),
+    `Opciones: ${prompt.options.map((option) => option.label).join(" · ")}. ` +
+    `Respuesta: ${right.map((option) => `«${option.label}»`).join(" o ")}. ${prompt.explanation}`);
 }
 
 function revealPrediction(node, prompt) {
