@@ -120,7 +120,8 @@ export function renderPlot(node, plot) {
   plot.series.forEach((series, i) => {
     const points = plot.x.map((x, j) => `${px(x).toFixed(1)},${py(series.y[j]).toFixed(1)}`);
     add("polyline", { points: points.join(" "), class: `series series-${i}` });
-    add("text", { x: width - pad, y: pad + 14 * i, "text-anchor": "end", class: `legend series-${i}` }, series.name);
+    // Top left: the activations rise to the right, and crossed a legend there.
+    add("text", { x: pad + 4, y: pad + 14 * i, "text-anchor": "start", class: `legend series-${i}` }, series.name);
   });
   node.replaceChildren(svg);
 }
