@@ -95,8 +95,9 @@ def fmt_parts(values, digits=2, max_digits=4):
     When no number of decimals makes them add up (a row like 0,75677 +
     3 × 0,05596 + 2 × 0,03768), one more decimal than asked is used and the
     units are handed out by the largest-remainder method, to whole groups of
-    equal values: each text is then within one unit of its last decimal. Equal
-    values that even that cannot keep together (three thirds) read alone.
+    equal values: each text is then within one unit of its last decimal, and
+    a value that reads 0 gets none. Equal values that even that cannot keep
+    together (three thirds: 0,33 each, 0,99 in all) read alone, at `digits`.
     """
     values = [float(v) for v in values]
     total = sum(_decimal(v) for v in values)
@@ -139,10 +140,12 @@ def _largest_remainder(values, places):
     if any(len({floors[i] for i in g}) > 1 for g in groups) or missing < 0:
         return None
     remainder = [float(exact[g[0]] - floors[g[0]]) for g in groups]
+    # A value that reads 0 stays 0: a weight of 2·10⁻⁷ is never shown as 0,001.
+    zero = [abs(exact[g[0]]) < unit / 2 for g in groups]
     best = None
     for mask in range(1 << len(groups)):  # at most 2^8 subsets: rows are short
         chosen = [k for k in range(len(groups)) if mask >> k & 1]
-        if sum(len(groups[k]) for k in chosen) != missing:
+        if sum(len(groups[k]) for k in chosen) != missing or any(zero[k] for k in chosen):
             continue
         gain = sum(remainder[k] * len(groups[k]) for k in chosen)
         if best is None or gain > best[0]:

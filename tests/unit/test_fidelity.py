@@ -337,6 +337,8 @@ def test_the_quiz_uses_one_notation_for_the_affine_collapse():
     ([0.7567697499] + [0.0559585185] * 3 + [0.03767734728] * 2,
      ["0,756", "0,056", "0,056", "0,056", "0,038", "0,038"]),  # no count of decimals adds up
     ([0.1406, 0.1406, 0.1406, 0.5783], ["0,14", "0,14", "0,14", "0,58"]),
+    # Three thirds and a weight of 2·10⁻⁷: that weight reads 0, never 0,001.
+    ([(1 - 2e-7) / 3] * 3 + [2e-7], ["0,33", "0,33", "0,33", "0,00"]),
 ])
 def test_rows_that_must_add_up_are_rounded_together(values, texts):
     assert fmt_parts(values) == texts
