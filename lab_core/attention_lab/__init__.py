@@ -128,8 +128,8 @@ def _vectors(value, state):
         if not isinstance(values, (list, tuple)):
             raise ValueError("%s: «%s» no es un vector de 2 números" % (what, shown(coords)))
         if len(values) != 2:
-            raise ValueError("%s: tiene %d coordenadas; aquí cada vector tiene 2"
-                             % (what, len(values)))
+            raise ValueError("%s: tiene %s; aquí cada vector tiene 2"
+                             % (what, plural(len(values), "coordenada")))
         xy = [parse_float(what, v, -EDIT_LIMIT, EDIT_LIMIT) for v in values]
         if tuple(xy) != tuple(HEADS[parts[0]]["vectors"][parts[1]][parts[2]]):
             edits[name] = xy

@@ -36,7 +36,7 @@ def trajectories(lr, seed):
 
 
 def percent(x):
-    return d.fmt(100 * x, 1) + " %"
+    return d.fmt(100 * x, 1) + "\u00a0%"  # never split from its number in a sentence
 
 
 def fmt_loss(x):

@@ -115,7 +115,9 @@ def _softmax_table(run, head_id, i, j):
 
 def _arithmetic(run, head_id, i, j):
     q, k = run["q"][i], run["k"][j]
-    terms = " + ".join("%s·%s" % (d.fmt_short(a), d.fmt_short(b)) for a, b in zip(q, k))
+    # A negative second factor is bracketed: 0·(−1,25), never 0·−1,25.
+    factor = lambda x: "(%s)" % d.fmt_short(x) if d.fmt_short(x).startswith(d.MINUS) else d.fmt_short(x)  # noqa: E731
+    terms = " + ".join("%s·%s" % (d.fmt_short(a), factor(b)) for a, b in zip(q, k))
     masked = not run["mask"][i, j]
     return {
         "head": HEADS[head_id]["label"],

@@ -149,8 +149,9 @@ def test_a_derivation_says_equals_only_when_its_result_is_exact(attention_views)
         for block in view["arithmetic"]["blocks"]:
             terms, sign, result = re.fullmatch(r"\((.*)\) / √2 ([=≈]) (\S+)",
                                                block["expression"]).groups()
-            value = sum(float(number(a)) * float(number(b)) for a, b in
+            value = sum(float(number(a)) * float(number(b.strip("()"))) for a, b in
                         (term.split("·") for term in terms.split(" + "))) / math.sqrt(2)
+            assert "·−" not in terms  # a negative factor is bracketed
             assert (sign == "=") == (abs(value - float(number(result))) < 1e-12), (state, block["expression"])
             signs.add(sign)
     assert signs == {"=", "≈"}

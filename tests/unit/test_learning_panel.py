@@ -33,8 +33,8 @@ def test_bidirectional_learns_and_causal_stays_at_chance_at_300_steps():
     rows = {r["label"]: [c["text"] for c in r["cells"]] for r in view["table"]["rows"]}
     bidir = float(rows["bidireccional"][2].replace(",", ".").rstrip(" %"))
     assert bidir >= 90.0
-    assert rows["causal"][1:] == ["50,0 %", "50,0 %"]
-    assert "la causal el 50,0 %" in view["verdict"]
+    assert rows["causal"][1:] == ["50,0\u00a0%", "50,0\u00a0%"]
+    assert "la causal el 50,0\u00a0%" in view["verdict"]  # never split from its number
     assert "Solo con acceso bidireccional la salida de banco incluye la palabra que decide" in view["verdict"]
     assert view["predict"]["answers"] == ["bidireccional"]
 
@@ -97,7 +97,7 @@ def test_the_prediction_names_its_criterion_and_its_answer(lr):
         expected = {("bidirectional",): "la bidireccional", ("causal",): "la causal",
                     ("bidirectional", "causal"): "las dos", (): "ninguna"}[tuple(learned)]
         predict = learning_panel({"train_steps": 0, "train_lr": lr, "train_seed": seed})["predict"]
-        assert "al menos el 90 % de las frases nuevas tras 500 pasos" in predict["question"]
+        assert "al menos el 90\u00a0% de las frases nuevas tras 500 pasos" in predict["question"]
         assert "la respuesta es «%s»" % expected in predict["explanation"], (lr, seed)
         labels = {o["value"]: o["label"] for o in predict["options"]}
         assert labels[predict["answers"][0]] == expected

@@ -98,6 +98,9 @@ def test_edited_vectors_against_an_independent_computation():
     view = view_of({"vec": {"lugar.parque.k": ["3", "0"]}, "mask": "bidirectional"})
     assert view["tables"][0]["scores"]["rows"][1]["cells"][3]["text"] == "2,12"
     assert view["arithmetic"]["blocks"][0]["expression"] == "(1·3 + 0·0) / √2 ≈ 2,12"
+    # A negative factor is bracketed.
+    negative = view_of({"mask": "bidirectional", "vec": {"lugar.parque.k": [0.5, -1.25]}})
+    assert negative["arithmetic"]["blocks"][0]["expression"] == "(1·0,5 + 0·(−1,25)) / √2 ≈ 0,35"
     rng = random.Random(11)
     for _ in range(40):
         head = rng.choice(list(HEADS))
@@ -152,7 +155,7 @@ def test_with_all_heads_each_vector_table_names_its_head_and_its_edits():
     ({"vec": {"lugar.parque.k": ["tres", 0]}}, "«tres» no es un número. "),
     ({"vec": {"lugar.parque.k": [1, 2, 3]}}, "tiene 3 coordenadas; aquí cada vector tiene 2"),
     ({"vec": {"lugar.perro.k": [1, 2]}}, "«lugar.perro.k» no es un vector"),
-    ({"vec": "lugar.parque.k"}, "tiene 1 coordenadas" ),
+    ({"vec": "lugar.parque.k"}, "tiene 1 coordenada;"),
     ({"tokens": ["El", "perro"]}, "Tu frase: «perro» no está en el vocabulario"),
     ({"tokens": ["El"] * 9}, "una frase tiene de 1 a 8 palabras; esta tiene 9"),
     ({"other": "El;<b>"}, "Frase para comparar: «<b>» no está en el vocabulario"),
