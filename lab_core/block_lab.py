@@ -326,7 +326,10 @@ def layernorm_panel(state):
     normalized = (x - mean) / np.sqrt(var + b.LN_EPS)
     out = b.layer_norm(x, gamma, beta)
     return {
-        "x": d.fmt_vector(x), "mean": d.fmt(mean, 3), "var": d.fmt_small(var),
+        # x and μ with the decimals they need: (1; 1; 1; 1,001) must not read
+        # as a constant vector beside a normalised one that is not zero.
+        "x": "(%s)" % "; ".join(d.fmt_exact(v) for v in x), "mean": d.fmt_exact(mean, 3),
+        "var": d.fmt_small(var),
         "normalized": d.fmt_vector(normalized, 3),
         "gamma": d.fmt(state["gamma"], 1), "beta": d.fmt(state["beta"], 1),
         "out": d.fmt_vector(out, 3),

@@ -202,6 +202,16 @@ def equals(x, digits=2):
     return ("= " if exact else "≈ ") + text
 
 
+def fmt_exact(x, digits=2, most=6):
+    """The fewest decimals from `digits` to `most` that read the value as it
+    is: 1,00 but 1,001 and 1,00025, so a difference that matters is seen."""
+    for places in range(digits, most + 1):
+        text = fmt(x, places)
+        if abs(float(text.replace(".", "").replace(",", ".").replace(MINUS, "-")) - float(x)) < 1e-12:
+            return text
+    return fmt(x, most)
+
+
 def fmt_small(x, digits=3):
     """Like fmt, but a value that is not zero never reads as zero: 1,9·10⁻⁵
     where fmt would write 0,000 (a variance beside ε must show its size)."""

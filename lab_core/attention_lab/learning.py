@@ -41,7 +41,7 @@ def percent(x):
 
 def fmt_loss(x):
     """A loss as read: 0,693; a diverged one in powers of ten (3,1·10⁵²)."""
-    return d.fmt(x, 3) if x < 1e4 else d.fmt_sci(x)
+    return d.fmt_small(x) if x < 1e4 else d.fmt_sci(x)  # a loss near 0 is not 0,000
 
 
 def _result_table(runs, step):
@@ -147,10 +147,14 @@ def _vectors_sentence(runs, step):
     rows = [{"label": word, "cells": [d.cell(None, d.fmt_vector(keys[word])), d.cell(scores[word])]}
             for word in KEY_WORDS]
     article = HEADS["lugar"]["vectors"]
-    text = ("Tras %s, la cabeza bidireccional tiene q(banco) = %s; la del artículo, hecha a "
+    stopped = runs["bidirectional"]["stopped_at"]
+    when = ("Antes de entrenar" if step == 0 else "Tras %s" % plural(step, "paso") + (
+        " (la ejecución se detuvo en el paso %d: son los pesos de ese paso)" % stopped
+        if stopped is not None and step > stopped else ""))
+    text = ("%s, la cabeza bidireccional tiene q(banco) = %s; la del artículo, hecha a "
             "mano, es %s con k(parque) = %s, una puntuación de %s. Aquí banco puntúa %s con "
             "parque y %s con crédito, frente a %s con «del» y %s con «de». " % (
-                plural(step, "paso"), d.fmt_vector(q), d.fmt_vector_short(article["banco"]["q"]),
+                when, d.fmt_vector(q), d.fmt_vector_short(article["banco"]["q"]),
                 d.fmt_vector_short(article["parque"]["k"]), d.fmt(ARTICLE_SCORE),
                 d.fmt(scores["parque"]), d.fmt(scores["crédito"]), d.fmt(scores["del"]),
                 d.fmt(scores["de"])))

@@ -157,6 +157,10 @@ def test_a_variance_beside_epsilon_shows_its_size():
     assert view["var"] == "1,9·10⁻⁵"
     assert view["normalized"] == "(−0,466; −0,466; −0,466; 1,399)"
     np.testing.assert_allclose(0.0075 / math.sqrt(1.875e-5 + 1e-5), 1.399, atol=5e-4)
+    assert view["x"] == "(1,00; 1,00; 1,00; 1,01)" and view["mean"] == "1,0025"
+    # x and μ show the decimals that make x − μ visible.
+    small = block_lab.layernorm_panel(dict(state, ln_x=[1.0, 1.0, 1.0, 1.001]))
+    assert (small["x"], small["mean"], small["var"]) == ("(1,00; 1,00; 1,00; 1,001)", "1,00025", "1,9·10⁻⁷")
     assert block_lab.layernorm_panel(dict(state, ln_x=[3.0] * 4))["var"] == "0,000"  # exactly 0
     assert block_lab.layernorm_panel(dict(state, ln_x=[2.0, 4.0, 6.0, 8.0]))["var"] == "5,000"
 

@@ -56,6 +56,19 @@ def test_a_run_that_blows_up_is_not_said_to_spread_its_attention():
                          "en «El banco del parque»: parque (1,00); en «El banco de crédito»: banco (1,00).")
 
 
+def test_the_sentence_says_when_its_weights_are_from():
+    assert view_of({"train_steps": 0})["vectors"]["text"].startswith("Antes de entrenar, la cabeza")
+    runs = trajectories(10.0, DEFAULT_SEED)
+    stopped = runs["bidirectional"]["stopped_at"]
+    text = view_of({"train_lr": 10, "train_steps": 500})["vectors"]["text"]
+    assert text.startswith("Tras 500 pasos (la ejecución se detuvo en el paso %d: son los pesos "
+                           "de ese paso)" % stopped)
+    # A loss near zero reads its size, not 0,000.
+    panel = learning_panel({"train_steps": 250, "train_lr": 3.0, "train_seed": 5})
+    loss = panel["table"]["rows"][0]["cells"][0]
+    assert 0 < loss["value"] < 5e-4 and loss["text"] == "1,6·10⁻⁴"
+
+
 def bidirectional_rows(panel):  # banco's weights in the two tables, as shown
     return [([c["value"] for c in table["rows"][0]["cells"]], [c["text"] for c in table["rows"][0]["cells"]],
              table["columns"]) for table in panel["weights"]]
