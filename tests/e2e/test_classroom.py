@@ -259,6 +259,13 @@ def test_a_head_view_downloads_with_its_words_and_its_paper(lab):
     assert re.search(r'<rect [^>]*fill="rgb\(\d+, \d+, \d+\)"', svg)
     assert svg.count("<line") == lab.page.locator("#puntuacion .headview line").count() > 0
     assert "style=" not in svg
+    # A chart with several lines keeps its key (HTML under it on the page).
+    with lab.page.expect_download() as info:
+        lab.page.locator("#aprende figure[data-figure='perdida-entrenamiento']").get_by_role(
+            "button", name="Descargar la figura").click()
+    chart = open(info.value.path(), encoding="utf-8").read()
+    key = [text(item) for item in lab.page.locator("#aprende figure[data-figure='perdida-entrenamiento'] .chart-legend li").all()]
+    assert len(key) == 2 and all(re.search(r"<text[^>]*>%s</text>" % re.escape(name.strip()), chart) for name in key), key
     assert [m for m in console if m[0] == "error"] == []  # the policy refuses inline styles
 
 

@@ -248,6 +248,37 @@ function headViewFile(view) {
   return out;
 }
 
+// The key under a drawing (HTML on the page: a swatch and a name per line)
+// drawn into the file below it, so the file says which line is which.
+const KEY_ROW = 18; // px
+
+function withKey(drawing, key) {
+  const items = key ? [...key.querySelectorAll("li")] : [];
+  if (!items.length) return drawing;
+  const box = drawing.viewBox.baseVal;
+  const [width, height] = [box.width, box.height];
+  drawing.setAttribute("width", width);
+  drawing.setAttribute("height", height);
+  const total = height + KEY_ROW * items.length + 8;
+  const out = svgNode("svg", { width, height: total, viewBox: `0 0 ${width} ${total}` });
+  out.append(svgNode("rect", { width: "100%", height: "100%", fill: backgroundOf(key) }), drawing);
+  items.forEach((item, i) => {
+    const y = height + 4 + KEY_ROW * (i + 0.5);
+    const swatch = item.querySelector("svg");
+    const line = swatch && styledCopy(swatch).querySelector("line");
+    if (line) {
+      for (const [name, value] of [["x1", 8], ["x2", 36], ["y1", y], ["y2", y]]) line.setAttribute(name, value);
+      out.append(line);
+    }
+    const style = getComputedStyle(item);
+    const text = svgNode("text", { x: 44, y, "dominant-baseline": "central", fill: style.color,
+      "font-family": style.fontFamily, "font-size": style.fontSize });
+    text.textContent = item.textContent.trim();
+    out.append(text);
+  });
+  return out;
+}
+
 function downloadFigure(figure) {
   const name = figure.dataset.figure || "figura";
   const canvas = figure.querySelector("canvas");
@@ -268,6 +299,7 @@ function downloadFigure(figure) {
       : { width: "100%", height: "100%" };
     file.insertBefore(svgNode("rect", { ...area, fill: backgroundOf(svg) }), file.firstChild);
   }
+  file = withKey(file, figure.querySelector(".hv-legend, .chart-legend"));
   file.setAttribute("xmlns", SVG_NS);
   const text = new XMLSerializer().serializeToString(file);
   download(`${name}.svg`, new Blob([text], { type: "image/svg+xml" }));
