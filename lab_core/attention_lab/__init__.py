@@ -19,7 +19,7 @@ from ..state import (
 from .cache import cache_panel
 from .context import (
     ALL_HEADS, MASK_LABELS, SENTENCE, head_label, options, other_label, other_tokens,
-    position_label, sentence_label, shown_heads, tokens_of,
+    position_label, sentence_label, tokens_of,
 )
 from .editors import builder_view, vectors_view
 from .learning import learning_panel
