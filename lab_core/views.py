@@ -106,7 +106,8 @@ residual    {"depth", "chart", "layers" ("12 capas"), "table", "plain", "residua
             "summary"}.
 layernorm   {"x", "mean", "var", "normalized", "gamma", "beta", "out",
             "out_mean", "out_std", "growth" (table), "growth_summary", "growth_chart"}.
-ffn         {"d_model", "d_ff", "ratio", "plot": {"x", "series": [{"name", "y"}]},
+ffn         {"d_model", "d_ff", "ratio", "demo" (the fixed FFN the checks use:
+            "d_model = 8 → d_ff = 32 → d_model = 8"), "plot": {"x", "series": [{"name", "y"}]},
             "gelu_at", "collapse": {"error", "shape_a", "verdict"},
             "locality": {"ffn3", "ffn5", "attn5", "verdict"}}.
 block       {"shape_in", "shape_out", "check", "real", "note", "d_k",
