@@ -57,9 +57,10 @@ def _shift_explanation(q, k, score, shifted, offset):
     """Why adding 1 to m and to n leaves qₘ · kₙ as it was."""
     text = "Vale %s antes y %s después: " % (d.fmt(score, 3), d.fmt(shifted, 3))
     if not q.any() or not k.any():
-        return text + ("%s es nulo, y su producto con cualquier vector girado es 0. Con dos "
-                       "vectores no nulos tampoco cambia: solo cuenta n − m."
-                       % ("q" if not q.any() else "k"))
+        null = "q y k son nulos" if not q.any() and not k.any() else "%s es nulo" % (
+            "q" if not q.any() else "k")
+        return text + ("%s, y el producto de un vector nulo con cualquier vector girado es 0. "
+                       "Con dos vectores no nulos tampoco cambia: solo cuenta n − m." % null)
     return text + ("solo importa el desplazamiento n − m = %s (con su signo: no es una "
                    "distancia), porque girar los dos vectores el mismo ángulo no cambia el "
                    "ángulo entre ellos." % d.fmt_signed(offset))

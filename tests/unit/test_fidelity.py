@@ -399,7 +399,8 @@ def test_the_scaling_verdict_quotes_the_table():
 def test_the_rope_sign_sentence_gives_the_true_reason():
     rng = np.random.RandomState(4)
     cases = [([1, 0], [2, 0], 0.5, 1, 3), ([1, 1], [2, 0], 0.0, 1, 3), ([0, 0], [1, 1], 0.5, 0, 2),
-             ([1, 1], [1, 1], 0.7, 0, 4), ([1, 1], [2, 0], np.pi / 2, 0, 2)]
+             ([1, 1], [1, 1], 0.7, 0, 4), ([1, 1], [2, 0], np.pi / 2, 0, 2),
+             ([0, 0], [0, 0], 0.5, 1, 3), ([2, 1], [0, 0], 0.5, 1, 3)]
     cases += [([int(x) for x in rng.randint(-3, 4, 2)], [int(x) for x in rng.randint(-3, 4, 2)],
                round(float(rng.uniform(0, 3.14)), 2), int(rng.randint(0, 9)), int(rng.randint(0, 9)))
               for _ in range(300)]
@@ -420,7 +421,9 @@ def test_the_rope_sign_sentence_gives_the_true_reason():
             if not any(q) or not any(k):
                 assert "vector nulo" in sign
                 # The shift question says why too, and the chart's axis is ±1, not ±10⁻⁹.
-                assert "es nulo, y su producto" in view["predict"]["explanation"]
+                nulls = [name for name, v in (("q", q), ("k", k)) if not any(v)]
+                said = "q y k son nulos" if len(nulls) == 2 else "%s es nulo" % nulls[0]
+                assert "después: %s, y el producto" % said in view["predict"]["explanation"]
                 y = [t["value"] for t in view["chart"]["y"]["ticks"]]
                 assert (min(y), max(y)) == (-1, 1)
             elif cross == 0:
