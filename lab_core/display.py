@@ -193,13 +193,17 @@ def fmt_sci(x):
     return fmt(float(mantissa), 1) + "·10" + str(int(exponent)).translate(superscript)
 
 
+def _reads_exactly(text, x):
+    """Whether a text from fmt is the value itself, not a rounding of it."""
+    shown = float(text.replace(".", "").replace(",", ".").replace(MINUS, "-"))
+    return abs(shown - float(x)) <= 1e-9 * max(1.0, abs(float(x)))
+
+
 def equals(x, digits=2):
     """'= 2,00' when the text is the value itself, '≈ 1,41' when it is rounded
     (2/√2 is 1,41421…): an expression's last sign tells the two apart."""
     text = fmt(x, digits)
-    shown = float(text.replace(".", "").replace(",", ".").replace(MINUS, "-"))
-    exact = abs(shown - float(x)) <= 1e-9 * max(1.0, abs(float(x)))
-    return ("= " if exact else "≈ ") + text
+    return ("= " if _reads_exactly(text, x) else "≈ ") + text
 
 
 def fmt_exact(x, digits=2, most=6):
@@ -207,7 +211,7 @@ def fmt_exact(x, digits=2, most=6):
     is: 1,00 but 1,001 and 1,00025, so a difference that matters is seen."""
     for places in range(digits, most + 1):
         text = fmt(x, places)
-        if abs(float(text.replace(".", "").replace(",", ".").replace(MINUS, "-")) - float(x)) < 1e-12:
+        if _reads_exactly(text, x):
             return text
     return fmt(x, most)
 

@@ -165,6 +165,12 @@ def _vectors_sentence(runs, step):
                              % step, ["k aprendida", "q(banco)·k/√2"], rows, "palabra")}
 
 
+LEARNED = 0.9  # a run «learns» when it gets this share of the new sentences right
+LEARNED_TEXT = d.fmt_short(100 * LEARNED, 1) + "\u00a0%"  # «90 %»
+LEARNERS = {"bidireccional": "la bidireccional", "causal": "la causal", "las-dos": "las dos",
+            "ninguna": "ninguna"}
+
+
 def _verdict(runs, step):
     bidir, causal = runs["bidirectional"], runs["causal"]
     learned = [k for k in MASKS if runs[k]["test_accuracy"][step] >= LEARNED]
@@ -183,7 +189,7 @@ def _verdict(runs, step):
         later = step < MAX_STEPS and all(runs[k]["stopped_at"] is None or step <= runs[k]["stopped_at"]
                                          for k in MASKS)
         parts.append("Ninguna llega %sal %s en las frases nuevas." % (
-            "todavía " if later else "", percent(LEARNED).replace(",0", "")))
+            "todavía " if later else "", LEARNED_TEXT))
     return " ".join(parts)
 
 
@@ -197,11 +203,6 @@ def _stopped(runs, step):
                          "la pérdida dejó de ser un número finito, y desde ahí se repite el "
                          "último paso válido." % (MASK_LABELS[kind], at))
     return notes
-
-
-LEARNED = 0.9  # a run «learns» when it gets this share of the new sentences right
-LEARNERS = {"bidireccional": "la bidireccional", "causal": "la causal", "las-dos": "las dos",
-            "ninguna": "ninguna"}
 
 
 def _learner(runs):
@@ -241,7 +242,7 @@ def learning_panel(state):
             "id": "pred-aprende:%s:%s" % (lr, seed),
             "question": "¿Qué máscara aprenderá el sentido de banco? Aprender es acertar al "
                         "menos el %s de las frases nuevas tras %d pasos." % (
-                            percent(LEARNED).replace(",0", ""), MAX_STEPS),
+                            LEARNED_TEXT, MAX_STEPS),
             "options": options(list(LEARNERS.items())),
             "answers": [answer],
             "explanation": "Tras %d pasos, acierto en las frases nuevas: bidireccional %s, "
