@@ -199,13 +199,22 @@ function svgNode(name, attributes) {
   return node;
 }
 
-// The paper under a figure: the first ancestor with a background.
-function backgroundOf(node) {
+// The paper under a figure, as a rect over `svg`'s whole drawing area (a
+// drawing centred on its origin has a viewBox from below 0): the colour of
+// the first ancestor of `node` with a background.
+function paper(svg, node) {
+  let fill = "#ffffff";
   for (let at = node; at; at = at.parentElement) {
     const color = getComputedStyle(at).backgroundColor;
-    if (color && color !== "transparent" && !/^rgba\(.*,\s*0\)$/.test(color)) return color;
+    if (color && color !== "transparent" && !/^rgba\(.*,\s*0\)$/.test(color)) {
+      fill = color;
+      break;
+    }
   }
-  return "#ffffff";
+  const box = svg.viewBox.baseVal;
+  const area = box && box.width ? { x: box.x, y: box.y, width: box.width, height: box.height }
+    : { width: "100%", height: "100%" };
+  return svgNode("rect", { ...area, fill });
 }
 
 // A copy of `svg` with each element's computed styles as attributes (no
@@ -230,7 +239,7 @@ function headViewFile(view) {
   const right = Math.ceil(view.querySelector(".hv-k").getBoundingClientRect().width);
   const out = svgNode("svg", { width: left + box.width + right, height: box.height,
     viewBox: `0 0 ${left + box.width + right} ${box.height}` });
-  out.append(svgNode("rect", { width: "100%", height: "100%", fill: backgroundOf(view) }));
+  out.append(paper(out, view));
   for (const [name, x, anchor] of [["q", left - 6, "end"], ["k", left + box.width + 6, "start"]]) {
     side(name).forEach((button, i) => {
       const style = getComputedStyle(button);
@@ -261,7 +270,7 @@ function withKey(drawing, key) {
   drawing.setAttribute("height", height);
   const total = height + KEY_ROW * items.length + 8;
   const out = svgNode("svg", { width, height: total, viewBox: `0 0 ${width} ${total}` });
-  out.append(svgNode("rect", { width: "100%", height: "100%", fill: backgroundOf(key) }), drawing);
+  out.append(paper(out, key), drawing);
   items.forEach((item, i) => {
     const y = height + 4 + KEY_ROW * (i + 0.5);
     const swatch = item.querySelector("svg");
@@ -294,10 +303,7 @@ function downloadFigure(figure) {
     const svg = figure.querySelector("svg");
     if (!svg) return;
     file = styledCopy(svg);
-    const box = svg.viewBox.baseVal; // a drawing centred on its origin has a viewBox from below 0
-    const area = box && box.width ? { x: box.x, y: box.y, width: box.width, height: box.height }
-      : { width: "100%", height: "100%" };
-    file.insertBefore(svgNode("rect", { ...area, fill: backgroundOf(svg) }), file.firstChild);
+    file.insertBefore(paper(svg, svg), file.firstChild);
   }
   file = withKey(file, figure.querySelector(".hv-legend, .chart-legend"));
   file.setAttribute("xmlns", SVG_NS);
