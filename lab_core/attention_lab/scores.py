@@ -113,11 +113,15 @@ def _softmax_table(run, head_id, i, j):
                    ["puntuación", "e^(p − máx)", "peso"], rows, "clave")
 
 
+def _factor(x):
+    """A second factor: bracketed when negative, 0·(−1,25), never 0·−1,25."""
+    text = d.fmt_short(x)
+    return "(%s)" % text if text.startswith(d.MINUS) else text
+
+
 def _arithmetic(run, head_id, i, j):
     q, k = run["q"][i], run["k"][j]
-    # A negative second factor is bracketed: 0·(−1,25), never 0·−1,25.
-    factor = lambda x: "(%s)" % d.fmt_short(x) if d.fmt_short(x).startswith(d.MINUS) else d.fmt_short(x)  # noqa: E731
-    terms = " + ".join("%s·%s" % (d.fmt_short(a), factor(b)) for a, b in zip(q, k))
+    terms = " + ".join("%s·%s" % (d.fmt_short(a), _factor(b)) for a, b in zip(q, k))
     masked = not run["mask"][i, j]
     return {
         "head": HEADS[head_id]["label"],
