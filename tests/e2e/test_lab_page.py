@@ -277,3 +277,30 @@ def test_a_change_draws_the_panels_near_the_screen_first_and_the_rest_a_moment_l
     assert scrolled == {"stale": True, "drawn": True}
     assert lab.table("Puntuaciones") == rows_text(
         expected(sentence="credito", mask="bidirectional", head="finanzas")["tables"][0]["scores"])
+
+
+def test_a_scroll_draws_only_the_stale_panels_it_brings_near_the_screen(lab):
+    # The browser scrolls by itself too: «todas» grows panel 2 above the
+    # screen, and scroll anchoring moves the page by as much. Such a scroll
+    # brings nothing new near, and drawing every stale panel on it put them
+    # all on the change's own frame. A scroll event that moves nothing into
+    # view (dispatched here, so no task can draw in between) leaves a far
+    # panel for later; the panel in view is drawn.
+    lab.open(lab.base_url)
+    scroll_to(lab.page, "cabezas")
+    seen = lab.page.evaluate("""async () => {
+      %s
+      const before = {puntuacion: read('puntuacion'), cabezas: read('cabezas')};
+      await window.lab.set({head: 'all'});
+      const drawnWithChange = read('cabezas') !== before.cabezas;
+      const staleAtFirst = read('puntuacion') === before.puntuacion;
+      dispatchEvent(new Event('scroll'));
+      const staleAfterScroll = read('puntuacion') === before.puntuacion;
+      const busy = document.body.dataset.busy || null;
+      document.getElementById('puntuacion').scrollIntoView({block: 'start'});
+      dispatchEvent(new Event('scroll'));
+      return {drawnWithChange, staleAtFirst, staleAfterScroll, busy,
+              drawnOnceNear: read('puntuacion') !== before.puntuacion};
+    }""" % READ)
+    assert seen == {"drawnWithChange": True, "staleAtFirst": True, "staleAfterScroll": True,
+                    "busy": "true", "drawnOnceNear": True}

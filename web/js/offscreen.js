@@ -55,12 +55,13 @@ export function skipOffScreen(root) {
 // its frame, the panels on screen, the panel it moves to and the one holding
 // the focus; the others are drawn a moment later, one per task after that
 // frame. The reader's next move draws what is left at once, before the
-// browser acts on it: a scroll (its event comes before the frame it paints),
-// a key or a pointer pressed (before focus moves or a link is followed), a
-// focus that arrives anyway, a print; so does a panel the observer sees come
-// on screen. While a request is with Python they wait, since its reply
-// draws them anyway, from the newer view (a slider dragged draws them once,
-// when it stops). main.js keeps <body data-busy> until all are drawn.
+// browser acts on it: a key or a pointer pressed (before focus moves or a
+// link is followed), a focus that arrives anyway, a print; a scroll draws
+// the panels it brings near the screen (its event comes before the frame it
+// paints); so does a panel the observer sees come on screen. While a request
+// is with Python they wait, since its reply draws them anyway, from the newer
+// view (a slider dragged draws them once, when it stops). main.js keeps
+// <body data-busy> until all are drawn.
 const AFTER_FRAME = -1; // Later.timer while waiting for the frame
 const NO_FRAME_MS = 100;
 
@@ -90,9 +91,28 @@ export class Later {
     const now = () => {
       if (this.pending) this.drawAll();
     };
-    for (const type of ["scroll", "keydown", "pointerdown", "focusin", "beforeprint"]) {
+    for (const type of ["keydown", "pointerdown", "focusin", "beforeprint"]) {
       addEventListener(type, now, { capture: true, passive: true });
     }
+    const near = () => {
+      if (this.pending) this.drawNow(this.nearScreen());
+    };
+    addEventListener("scroll", near, { capture: true, passive: true });
+  }
+
+  // The stale panels a scroll brings within a screen of the view. The browser
+  // scrolls by itself too: when a panel above the screen grows (the heads
+  // with «todas»), scroll anchoring moves the page by as much, so that what
+  // the reader looks at stays put. That scroll brings nothing new near, and
+  // draws nothing; drawing every stale panel then put them all on the
+  // change's own frame. The layout read here is the one the frame is about
+  // to do anyway.
+  nearScreen() {
+    const reach = innerHeight;
+    return [...this.stale].filter((panel) => {
+      const box = panel.getBoundingClientRect();
+      return box.bottom > -reach && box.top < innerHeight + reach;
+    });
   }
 
   get pending() {
