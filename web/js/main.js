@@ -161,7 +161,7 @@ function show(next, from, { scrollToPanel = false, change = false } = {}) {
     performance.mark("lab:confirmed"); // Python's own view is on screen
     skipOffScreen(root);
     later = new Later(root, (panel) => renderView(root, view, { only: panel }),
-      () => settling.check());
+      () => settling.check(), document.getElementById("lab-bar"));
   }
   return true;
 }

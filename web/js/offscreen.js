@@ -67,8 +67,9 @@ const NO_FRAME_MS = 100;
 
 export class Later {
   // draw(panel): draws one panel from the view on screen;
-  // done(): every panel shows the view on screen.
-  constructor(root, draw, done) {
+  // done(): every panel shows the view on screen;
+  // bar: the page's sticky bar (or null).
+  constructor(root, draw, done, bar) {
     this.draw = draw;
     this.done = done;
     this.stale = new Set();
@@ -78,16 +79,31 @@ export class Later {
     this.timer = null;
     if (!("IntersectionObserver" in window)) return; // then every change draws all
     this.panels = [...root.querySelectorAll(PANELS)];
-    const observer = new IntersectionObserver((entries) => {
-      for (const entry of entries) {
-        if (entry.isIntersecting) this.onScreen.add(entry.target);
-        else this.onScreen.delete(entry.target);
-      }
-      this.watching = true;
-      const seen = [...this.stale].filter((panel) => this.onScreen.has(panel));
-      if (seen.length) this.drawNow(seen);
-    });
-    for (const panel of this.panels) observer.observe(panel);
+    // What the sticky bar covers is not on screen. A page scrolled to a
+    // panel keeps the end of the one above under the bar; with «todas» the
+    // heads, that one grows by three heads' tables the reader cannot see.
+    let observer = null;
+    let covered = -1; // px of the screen's top under the bar
+    const watch = () => {
+      const top = bar && getComputedStyle(bar).position === "sticky" ? bar.offsetHeight : 0;
+      if (top === covered) return;
+      covered = top;
+      if (observer) observer.disconnect();
+      this.onScreen.clear();
+      this.watching = false;
+      observer = new IntersectionObserver((entries) => {
+        for (const entry of entries) {
+          if (entry.isIntersecting) this.onScreen.add(entry.target);
+          else this.onScreen.delete(entry.target);
+        }
+        this.watching = true;
+        const seen = [...this.stale].filter((panel) => this.onScreen.has(panel));
+        if (seen.length) this.drawNow(seen);
+      }, { rootMargin: `-${top}px 0px 0px 0px` });
+      for (const panel of this.panels) observer.observe(panel);
+    };
+    watch();
+    if (bar) new ResizeObserver(watch).observe(bar);
     const now = () => {
       if (this.pending) this.drawAll();
     };
