@@ -99,7 +99,8 @@ order       {"original", "permuted", "weights", "weights_permuted" (tables),
             "changed" (false when the order is the original), "summary", "pe",
             "shown" ("original" | "swap" | "other": which of the two sentences,
             for the pressed button), "swapped" (the order «swap» asks for)}.
-position    {"heatmap": {"rows", "cols", "values" [rows][cols], "label"},
+position    {"heatmap": {"rows", "cols", "values" [rows][cols] (integers: each
+            value times "scale"), "scale", "label"},
             "wavelengths" (table), "waves" (fastest and slowest wave), "limit",
             "shift": {"k", "error", "sine_only", "verdict"}}.
 residual    {"depth", "chart", "layers" ("12 capas"), "table", "plain", "residual",

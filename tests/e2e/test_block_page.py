@@ -208,7 +208,7 @@ def test_the_heatmap_paints_each_value_in_its_own_colour(lab):
         pixels = lab.page.evaluate(HEAT_PIXELS, heatmap)
         for r, row in enumerate(heatmap["values"]):
             for c, v in enumerate(row):
-                assert pixels[r][c] == [heat_colour(v)] * 3, (query, r, c, v)
+                assert pixels[r][c] == [heat_colour(v / heatmap["scale"])] * 3, (query, r, c, v)
 
 def test_residual_and_layernorm_panels(lab):
     open_block(lab)

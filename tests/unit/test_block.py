@@ -85,6 +85,22 @@ def test_sinusoidal_pe_by_hand():
         b.sinusoidal_pe(3, 5)
 
 
+@pytest.mark.parametrize("positions, d_model", [(20, 8), (50, 16), (128, 64), (1, 2), (128, 128)])
+def test_the_heatmap_sends_each_pe_value_in_thousandths(positions, d_model):
+    # The view's heatmap is integers (value × scale); read back, each is the
+    # article's formula, by hand here, to half a thousandth.
+    reply = json.loads(handle(json.dumps({"lab": "block", "from": "set", "current": {},
+                                          "state": {"pe_positions": positions, "pe_d": d_model}})))
+    heat = reply["view"]["position"]["heatmap"]
+    assert (heat["rows"], heat["cols"], heat["scale"]) == (positions, d_model, 1000)
+    for p, row in enumerate(heat["values"]):
+        assert len(row) == d_model and all(type(v) is int for v in row)
+        for j, v in enumerate(row):
+            angle = p / 10000 ** (2 * (j // 2) / d_model)
+            exact = math.sin(angle) if j % 2 == 0 else math.cos(angle)
+            assert abs(v / heat["scale"] - exact) <= 0.5 / heat["scale"] + 1e-12, (p, j)
+
+
 def test_wavelengths_go_from_two_pi_towards_10000_two_pi():
     lam = b.wavelengths(512)
     assert lam[0] == pytest.approx(2 * math.pi)

@@ -58,6 +58,7 @@ export function renderRopeDrawing(node, drawing) {
 }
 
 // A heatmap of values in [−1, 1] on a canvas: blue −1, white 0, red +1.
+// The view sends each value times map.scale, as an integer.
 // One pixel per value in an ImageData, then scaled up in one drawImage
 // without smoothing: the same colours as a rectangle per cell (64 × 128
 // values are 8.192 of them), for a fraction of the time.
@@ -75,7 +76,8 @@ export function renderHeatmap(node, map) {
   const pixels = new ImageData(map.cols, map.rows);
   const data = pixels.data;
   map.values.forEach((row, r) => {
-    row.forEach((v, c) => {
+    row.forEach((scaled, c) => {
+      const v = scaled / map.scale;
       // White at 0, red at +1, blue at −1.
       const a = Math.min(1, Math.abs(v));
       const fade = (to) => Math.round(255 - a * (255 - to));
