@@ -227,6 +227,14 @@ def test_clicks_faster_than_python_all_count(lab):
 # A panel's tables as text (inside page scripts: the page's policy forbids eval).
 READ = """const read = (id) => [...document.getElementById(id).querySelectorAll('table')]
   .map((table) => table.textContent).join('|');"""
+# Until every panel shows the state (<body data-busy> gone).
+IDLE = """const idle = () => new Promise((resolve) => {
+  if (!document.body.dataset.busy) return resolve();
+  const watch = new MutationObserver(() => {
+    if (!document.body.dataset.busy) { watch.disconnect(); resolve(); }
+  });
+  watch.observe(document.body, {attributes: true, attributeFilter: ['data-busy']});
+});"""
 
 
 def test_a_change_draws_the_panels_near_the_screen_first_and_the_rest_a_moment_later(lab):
@@ -238,17 +246,12 @@ def test_a_change_draws_the_panels_near_the_screen_first_and_the_rest_a_moment_l
     before = lab.page.evaluate("() => { %s return {cache: read('cache'), puntuacion: read('puntuacion')}; }" % READ)
     seen = lab.page.evaluate("""async () => {
       %s
-      const idle = () => new Promise((resolve) => {
-        const watch = new MutationObserver(() => {
-          if (!document.body.dataset.busy) { watch.disconnect(); resolve(); }
-        });
-        watch.observe(document.body, {attributes: true, attributeFilter: ['data-busy']});
-      });
+      %s
       await window.lab.set({sentence: 'credito', mask: 'bidirectional', head: 'finanzas'});
       const at = {cache: read('cache'), puntuacion: read('puntuacion'), busy: document.body.dataset.busy};
       await idle();
       return {at, after: read('puntuacion'), cell: document.getElementById('table-scores').rows[2].cells[4].textContent};
-    }""" % READ)
+    }""" % (READ, IDLE))
     assert seen["at"]["cache"] != before["cache"]  # near the screen: drawn with the change
     assert seen["at"]["puntuacion"] == before["puntuacion"]  # far: not yet
     assert seen["at"]["busy"] == "true"
@@ -314,20 +317,14 @@ def test_what_the_sticky_bar_covers_is_not_on_screen(lab):
     scroll_to(lab.page, "cabezas")
     seen = lab.page.evaluate("""async () => {
       %s
+      %s
       const bar = document.getElementById('lab-bar').getBoundingClientRect();
       const mezcla = document.getElementById('mezcla').getBoundingClientRect();
       const before = {mezcla: read('mezcla'), cabezas: read('cabezas')};
       await window.lab.set({head: 'all'});
       const at = {cabezas: read('cabezas') !== before.cabezas, mezcla: read('mezcla') !== before.mezcla};
-      const idle = () => new Promise((resolve) => {
-        if (!document.body.dataset.busy) return resolve();
-        const watch = new MutationObserver(() => {
-          if (!document.body.dataset.busy) { watch.disconnect(); resolve(); }
-        });
-        watch.observe(document.body, {attributes: true, attributeFilter: ['data-busy']});
-      });
       await idle();
       return {underBar: mezcla.bottom > 0 && mezcla.bottom <= bar.bottom, at,
               later: read('mezcla') !== before.mezcla};
-    }""" % READ)
+    }""" % (READ, IDLE))
     assert seen == {"underBar": True, "at": {"cabezas": True, "mezcla": False}, "later": True}

@@ -116,15 +116,16 @@ export class Later {
     addEventListener("scroll", near, { capture: true, passive: true });
   }
 
-  // The stale panels a scroll brings within a screen of the view. The browser
-  // scrolls by itself too: when a panel above the screen grows (the heads
-  // with «todas»), scroll anchoring moves the page by as much, so that what
-  // the reader looks at stays put. That scroll brings nothing new near, and
-  // draws nothing; drawing every stale panel then put them all on the
+  // The stale panels a scroll brings within half a screen of the view: as
+  // far as the browser renders a skipped part ahead of the screen. The
+  // browser scrolls by itself too: when a panel above the screen grows (the
+  // heads with «todas»), scroll anchoring moves the page by as much, so that
+  // what the reader looks at stays put. That scroll brings nothing new near,
+  // and draws nothing; drawing every stale panel then put them all on the
   // change's own frame. The layout read here is the one the frame is about
   // to do anyway.
   nearScreen() {
-    const reach = innerHeight;
+    const reach = innerHeight / 2;
     return [...this.stale].filter((panel) => {
       const box = panel.getBoundingClientRect();
       return box.bottom > -reach && box.top < innerHeight + reach;
