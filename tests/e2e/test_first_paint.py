@@ -386,6 +386,49 @@ def test_the_page_preloads_only_what_every_visit_uses(lab):
     assert not [w for w in warnings if "preload" in w]
 
 
+# Each frame while the page loads: the status line's phase and where the
+# page below the bar starts (in the document, so a scroll does not count).
+WATCH_BELOW_BAR = """
+window.belowBar = [];
+const watch = () => {
+  const status = document.getElementById('status');
+  const bar = document.getElementById('lab-bar');
+  const below = bar && bar.nextElementSibling;
+  if (status && below && document.body.dataset.live !== undefined) {
+    window.belowBar.push([status.dataset.phase, document.body.dataset.live,
+                          below.getBoundingClientRect().top + scrollY]);
+  }
+  if (document.body.dataset.live !== 'true') requestAnimationFrame(watch);
+};
+requestAnimationFrame(watch);
+"""
+
+
+@pytest.mark.parametrize("page_name", ["", "bloque.html"])
+@pytest.mark.parametrize("width", [320, 768])
+def test_nothing_below_the_status_line_moves_while_python_loads(lab, page_name, width):
+    # The status line's text changes at every step (a note on the view, the
+    # step, the megabytes) and the download's bar appears: on a phone, where
+    # the bar scrolls with the page, each change of its height moved what the
+    # reader was reading. From the first paint to «Listo» it keeps one height;
+    # on a wide screen «Listo» takes the same one line.
+    lab.page.set_viewport_size({"width": width, "height": 800})
+    lab.page.add_init_script(WATCH_BELOW_BAR)
+    held = hold_python(lab.page)
+    lab.page.goto(lab.base_url + page_name)
+    lab.page.wait_for_selector("body[data-live='false']", state="attached")
+    lab.page.wait_for_function("() => document.getElementById('progress').value > 0")
+    release(lab.page, held)
+    lab.page.evaluate("window.lab.ready")
+    lab.page.wait_for_selector("body[data-live='true']", state="attached")
+    frames = lab.page.evaluate("window.belowBar")
+    loading = [top for phase, live, top in frames if phase == "loading" and live == "false"]
+    assert len(loading) > 10, frames  # frames from the first paint through the download
+    assert max(loading) - min(loading) < 0.5, sorted(set(loading))
+    if width > 520:
+        assert max(top for _, _, top in frames) - min(loading) < 0.5, frames
+
+
 @pytest.mark.parametrize("page_name, panel", [("", "rope"), ("bloque.html", "layernorm")])
 @pytest.mark.parametrize("width, height", [(1280, 720), (390, 844)])
 def test_a_reload_keeps_the_readers_place(lab, page_name, panel, width, height):

@@ -40,8 +40,37 @@ function drawLoading() {
 export function setStatus(phase, text) {
   statusBox.dataset.phase = phase;
   statusText.textContent = text;
-  if (phase !== "loading") progress.hidden = true;
+  if (phase !== "loading") {
+    progress.hidden = true;
+    keepHeight(false);
+  }
 }
+
+// While Python loads, the status box grows when its text needs another line
+// but does not shrink: each step's text has its own length, and on a phone
+// (where the bar scrolls with the page) every change in its height moved the
+// page below it up or down, under the reader's eyes. It takes its own height
+// again once loading ends, and when the window's width changes.
+let kept = 0;
+
+function keepHeight(on, height = 0) {
+  if (!on) {
+    kept = 0;
+    statusBox.style.minHeight = "";
+  } else if (height > kept) {
+    kept = height;
+    statusBox.style.minHeight = `${height}px`;
+  }
+}
+
+new ResizeObserver(([entry]) => {
+  if (statusBox.dataset.phase === "loading") keepHeight(true, entry.contentRect.height);
+}).observe(statusBox);
+let width = innerWidth;
+addEventListener("resize", () => {
+  if (innerWidth !== width) keepHeight(false);
+  width = innerWidth;
+}, { passive: true });
 
 // What the view on screen is while Python boots: "" once it is live.
 export function setNote(text) {

@@ -63,6 +63,7 @@ let painted = null; // the first paint: a Promise of whether a prepared view is 
 // A reload's place (place.js): taken once the whole first view is drawn, and
 // it wins over the panel the link names (the reader had moved on from it).
 let place = savedPlace();
+let placeAgain = null; // once Python's own view is drawn (place.js)
 let paintedPrepared = false;
 let later = null; // the panels a change left for a moment later (offscreen.js)
 const pageNotices = []; // about page keys (runtime), not the lab state
@@ -158,6 +159,8 @@ function show(next, from, { scrollToPanel = false, change = false } = {}) {
   performance.measure(`lab:show:${from}`, { start, end: performance.now() });
   if (own && !confirmedMarked) {
     confirmedMarked = true;
+    if (placeAgain) placeAgain();
+    placeAgain = null;
     performance.mark("lab:confirmed"); // Python's own view is on screen
     skipOffScreen(root);
     later = new Later(root, (panel) => renderView(root, view, { only: panel }),
@@ -369,7 +372,7 @@ const requestedRuntime = url.searchParams().get("runtime");
 
 function goBackToPlace() {
   if (place === null) return;
-  goTo(place);
+  placeAgain = goTo(place);
   place = null;
 }
 

@@ -47,11 +47,30 @@ export function savedPlace() {
   }
 }
 
-// Back to a saved place, once the page is drawn.
-export function goTo(place) {
+function go(place) {
   const panel = typeof place.panel === "string" && document.getElementById(place.panel);
   if (panel && Number.isFinite(place.top)) scrollBy(0, panel.getBoundingClientRect().top - place.top);
   else if (Number.isFinite(place.y)) scrollTo(0, place.y);
+}
+
+// Back to a saved place, once the page is drawn. What still changes above
+// it (the status line shrinks at «Listo») scroll anchoring makes up for,
+// but each of its moves lands on a whole pixel: the function returned goes
+// back once more when the page has settled, unless the reader has moved
+// since (a wheel, a touch, a key, a click).
+const MOVES = ["wheel", "touchstart", "keydown", "pointerdown"];
+
+export function goTo(place) {
+  go(place);
+  let moved = false;
+  const stop = () => {
+    moved = true;
+  };
+  for (const type of MOVES) addEventListener(type, stop, { capture: true, passive: true });
+  return () => {
+    for (const type of MOVES) removeEventListener(type, stop, { capture: true });
+    if (!moved) go(place);
+  };
 }
 
 export function keepPlace() {
