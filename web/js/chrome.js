@@ -228,11 +228,26 @@ export function showRuntime(info) {
 }
 
 // Whatever scrolls into view (a panel, a focused control) lands below the
-// sticky bar: the CSS reads its height from --bar-height.
+// sticky bar: the CSS reads its height from --bar-height. The px of the
+// screen's top it covers (0 on a phone, where it scrolls away) also go to
+// whoever asked with onBarCover (offscreen.js: what it covers is not on
+// screen).
+let covered = 0;
+const coverListeners = [];
+
 export function trackBarHeight() {
   const bar = document.getElementById("lab-bar");
   new ResizeObserver(() => {
     const sticky = getComputedStyle(bar).position === "sticky";
     document.documentElement.style.setProperty("--bar-height", sticky ? `${bar.offsetHeight + 8}px` : "0px");
+    const height = sticky ? bar.offsetHeight : 0;
+    if (height === covered) return;
+    covered = height;
+    for (const listener of coverListeners) listener(height);
   }).observe(bar);
+}
+
+export function onBarCover(listener) {
+  coverListeners.push(listener);
+  listener(covered);
 }

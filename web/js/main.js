@@ -164,7 +164,7 @@ function show(next, from, { scrollToPanel = false, change = false } = {}) {
     performance.mark("lab:confirmed"); // Python's own view is on screen
     skipOffScreen(root);
     later = new Later(root, (panel) => renderView(root, view, { only: panel }),
-      () => settling.check(), document.getElementById("lab-bar"));
+      () => settling.check(), chrome.onBarCover);
   }
   return true;
 }

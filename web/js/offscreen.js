@@ -68,8 +68,9 @@ const NO_FRAME_MS = 100;
 export class Later {
   // draw(panel): draws one panel from the view on screen;
   // done(): every panel shows the view on screen;
-  // bar: the page's sticky bar (or null).
-  constructor(root, draw, done, bar) {
+  // onBarCover(listener): calls listener(px) now and whenever the px of
+  // the screen's top under the page's sticky bar change (chrome.js).
+  constructor(root, draw, done, onBarCover) {
     this.draw = draw;
     this.done = done;
     this.stale = new Set();
@@ -83,11 +84,7 @@ export class Later {
     // panel keeps the end of the one above under the bar; with «todas» the
     // heads, that one grows by three heads' tables the reader cannot see.
     let observer = null;
-    let covered = -1; // px of the screen's top under the bar
-    const watch = () => {
-      const top = bar && getComputedStyle(bar).position === "sticky" ? bar.offsetHeight : 0;
-      if (top === covered) return;
-      covered = top;
+    const watch = (top) => {
       if (observer) observer.disconnect();
       this.onScreen.clear();
       this.watching = false;
@@ -102,8 +99,7 @@ export class Later {
       }, { rootMargin: `-${top}px 0px 0px 0px` });
       for (const panel of this.panels) observer.observe(panel);
     };
-    watch();
-    if (bar) new ResizeObserver(watch).observe(bar);
+    onBarCover(watch);
     const now = () => {
       if (this.pending) this.drawAll();
     };
