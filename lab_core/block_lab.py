@@ -230,7 +230,7 @@ def position_panel(state):
         "wavelengths": d.table("wavelengths", "Longitud de onda de cada pareja (d_model = %d)"
                                % width, ["frecuencia ω", "longitud de onda 2π/ω"], rows, "pareja"),
         "waves": _waves_sentence(lam),
-        "limit": d.fmt(b.PE_BASE * 2 * np.pi, 0),
+        "limit": _limit_sentence(len(lam)),
         "shift": {"k": k, "error": d.fmt_error(b.shift_error(n_pos, width, k)),
                   "sine_only": d.fmt_error(sine_only),
                   "verdict": _sine_verdict(k, sine_only)},
@@ -244,6 +244,15 @@ def _waves_sentence(lam):
                 % d.fmt(lam[0], 1))
     return ("La onda más rápida se repite cada %s posiciones (2π); la más lenta, cada %s."
             % (d.fmt(lam[0], 1), d.fmt(lam[-1], 1)))
+
+
+def _limit_sentence(pairs):
+    """Where the slowest wave goes as d_model grows: 2π·10000^((d−2)/d) → 2π·10000."""
+    limit = d.fmt(b.PE_BASE * 2 * np.pi, 0)
+    if pairs == 1:
+        return ("Con más parejas, la más lenta se alargaría hasta acercarse a 10000·2π ≈ %s."
+                % limit)
+    return "Con d_model grande la más lenta se acerca a 10000·2π ≈ %s." % limit
 
 
 def _sine_verdict(k, error):

@@ -101,7 +101,8 @@ order       {"original", "permuted", "weights", "weights_permuted" (tables),
             for the pressed button), "swapped" (the order «swap» asks for)}.
 position    {"heatmap": {"rows", "cols", "values" [rows][cols] (integers: each
             value times "scale"), "scale", "label"},
-            "wavelengths" (table), "waves" (fastest and slowest wave), "limit",
+            "wavelengths" (table), "waves" (fastest and slowest wave), "limit" (where
+            the slowest goes as d_model grows),
             "shift": {"k", "error", "sine_only", "verdict"}}.
 residual    {"depth", "chart", "layers" ("12 capas"), "table", "plain", "residual",
             "summary"}.

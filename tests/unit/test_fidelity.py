@@ -441,6 +441,15 @@ def rope_score_for(q, k, theta, offset):
 def test_position_sentences_follow_the_sizes():
     two = view_of("block", {"pe_d": 2})["position"]
     assert two["waves"].startswith("Con d_model = 2 solo hay una pareja")
+    # One pair has no «slowest» yet: the limit is what more pairs would
+    # approach. The slowest wave, 2π·10000^((d−2)/d), tends to 2π·10000.
+    assert two["limit"] == ("Con más parejas, la más lenta se alargaría hasta acercarse a "
+                            "10000·2π ≈ 62.832.")
+    wide = view_of("block", {"pe_d": 128})["position"]
+    assert wide["limit"] == "Con d_model grande la más lenta se acerca a 10000·2π ≈ 62.832."
+    slowest = float(wide["wavelengths"]["rows"][-1]["cells"][1]["text"].replace(".", "")
+                    .replace(",", "."))
+    assert 0.8 * 62832 < slowest < 62832
     # The fastest and slowest waves are quoted as the table beside them reads.
     for width in (2, 4, 8, 64, 128):
         view = view_of("block", {"pe_d": width})["position"]
