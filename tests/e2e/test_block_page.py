@@ -3,6 +3,8 @@ import json
 import math
 import re
 
+import pytest
+
 from lab_core import block_lab
 
 from conftest import text
@@ -209,6 +211,26 @@ def test_the_heatmap_paints_each_value_in_its_own_colour(lab):
         for r, row in enumerate(heatmap["values"]):
             for c, v in enumerate(row):
                 assert pixels[r][c] == [heat_colour(v / heatmap["scale"])] * 3, (query, r, c, v)
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_the_heatmap_fits_a_screen_at_every_size(lab, width):
+    # At d_model = 2 a phone stretched the two columns across its width,
+    # each row as tall as half a column: 128 positions made a figure 4.500 px
+    # tall, with the wavelength table six screens below the field.
+    lab.page.set_viewport_size({"width": width, "height": 844})
+    open_block(lab)
+    for d, positions in ((2, 128), (2, 1), (64, 128), (128, 128), (128, 1)):
+        lab.set(pe_d=d, pe_positions=positions)
+        box = lab.page.locator("#posicion canvas").bounding_box()
+        panel = lab.page.locator("#posicion").bounding_box()
+        assert 0 < box["height"] <= 290 and 0 < box["width"] <= 362, (d, positions, box)
+        assert box["x"] + box["width"] <= panel["x"] + panel["width"], (d, positions)
+        size = lab.page.evaluate("() => { const c = document.querySelector('#posicion canvas');"
+                                 " return [c.width, c.height]; }")
+        # Whole pixels per cell, so every cell is one flat colour.
+        assert size[0] % d == 0 and size[1] % positions == 0, (d, positions, size)
+        assert size[0] // d >= 2 and size[1] // positions >= 2
+
 
 def test_residual_and_layernorm_panels(lab):
     open_block(lab)
