@@ -27,20 +27,28 @@ const STEPS = {
 
 // The status line while loading: a note about the view on screen (prepared,
 // approximate, a change pending) followed by the boot's progress.
+// On a phone the note takes a line of its own (CSS).
 let note = "";
-let stepText = "Preparando Python en el navegador";
+let stepText = "Preparando Python en tu navegador";
 let starting = false; // Python is starting: the bar goes on, the text says so
+const noteLine = document.createElement("span");
+noteLine.className = "status-note";
+const stepLine = document.createElement("span");
 
 function drawLoading() {
   statusBox.dataset.phase = "loading";
-  const step = note ? stepText.charAt(0).toLowerCase() + stepText.slice(1) : stepText;
-  statusText.textContent = `${note ? `${note}; ` : ""}${step}…`;
+  noteLine.textContent = note ? `${note}.` : "";
+  stepLine.textContent = `${stepText}…`;
+  if (statusText.firstChild !== noteLine) statusText.replaceChildren(noteLine, " ", stepLine);
 }
 
 export function setStatus(phase, text) {
   statusBox.dataset.phase = phase;
   statusText.textContent = text;
-  if (phase !== "loading") {
+  if (phase === "ready") {
+    progress.hidden = true;
+    releaseHeight();
+  } else if (phase !== "loading") {
     progress.hidden = true;
     keepHeight(false);
   }
@@ -49,14 +57,33 @@ export function setStatus(phase, text) {
 // While Python loads, the status box grows when its text needs another line
 // but does not shrink: each step's text has its own length, and on a phone
 // (where the bar scrolls with the page) every change in its height moved the
-// page below it up or down, under the reader's eyes. It takes its own height
-// again once loading ends, and when the window's width changes.
+// page below it up or down, under the reader's eyes, or a control under
+// their finger. It takes its own height again after a fault, when the
+// window's width changes, and at «Listo»: at once in a sticky bar, else once
+// the box is out of sight (scroll anchoring then keeps the page still).
 let kept = 0;
+let outOfSight = null;
+
+function releaseHeight() {
+  if (!kept || outOfSight) return;
+  const box = statusBox.getBoundingClientRect();
+  const inSight = box.bottom > 0 && box.top < innerHeight;
+  if (covered > 0 || !inSight || !("IntersectionObserver" in window)) {
+    keepHeight(false);
+    return;
+  }
+  outOfSight = new IntersectionObserver(([entry]) => {
+    if (!entry.isIntersecting) keepHeight(false);
+  });
+  outOfSight.observe(statusBox);
+}
 
 function keepHeight(on, height = 0) {
   if (!on) {
     kept = 0;
     statusBox.style.minHeight = "";
+    if (outOfSight) outOfSight.disconnect();
+    outOfSight = null;
   } else if (height > kept) {
     kept = height;
     statusBox.style.minHeight = `${height}px`;
@@ -100,7 +127,8 @@ function drawBytes() {
   progress.hidden = false;
   progress.max = total;
   progress.value = done;
-  const text = `${STEPS.download}: ${MB.format(done / 1e6)} de ${MB.format(total / 1e6)} MB`;
+  // The figures stay on one line (no-break spaces).
+  const text = `${STEPS.download}: ${MB.format(done / 1e6)}\u00a0de\u00a0${MB.format(total / 1e6)}\u00a0MB`;
   progress.setAttribute("aria-valuetext", text);
   if (starting) return; // NumPy's files still arriving while Python starts
   stepText = text;
