@@ -252,7 +252,7 @@ def _limit_sentence(pairs):
     if pairs == 1:
         return ("Con más parejas, la más lenta se alargaría hasta acercarse a 10000·2π ≈ %s."
                 % limit)
-    return "Con d_model grande la más lenta se acerca a 10000·2π ≈ %s." % limit
+    return "Con d_model grande, la más lenta se acerca a 10000·2π ≈ %s." % limit
 
 
 def _sine_verdict(k, error):
