@@ -63,3 +63,27 @@ def test_the_exercise_cell_is_in_view_on_a_phone(lab, width):
         assert box["x"] >= 0 and box["x"] + box["width"] <= width, (table_id, box)
         assert lab.page.evaluate("window.scrollX") == 0
     assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
+
+
+# Where a finger lands around each row's name button, and what it hits.
+ROW_PICK_TAPS = """() => [...document.querySelectorAll('#table-scores .row-pick')].map((button) => {
+  button.scrollIntoView({ block: 'center' });
+  const box = button.getBoundingClientRect();
+  const x = box.left, y = box.top + box.height / 2;
+  const points = [[x + 1, y - 11], [x + 23, y - 11], [x + 1, y + 11], [x + 23, y + 11]];
+  return { name: button.textContent, width: box.width, height: box.height,
+           hits: points.map(([px, py]) => document.elementFromPoint(px, py) === button) };
+})"""
+
+
+def test_a_finger_can_pick_a_row_on_a_phone(lab):
+    # Panel 1's row names («El» is 13 × 20 px) pick the query: each takes taps
+    # across a 24 × 24 px square from its left edge (WCAG 2.5.8's target
+    # size), without moving the table.
+    lab.page.set_viewport_size({"width": 390, "height": 844})
+    lab.open(lab.base_url, "?mask=bidirectional")
+    lab.page.locator("#puntuacion").get_by_role("button", name="Mostrar sin predecir").click()
+    taps = lab.page.evaluate(ROW_PICK_TAPS)
+    assert [tap["name"] for tap in taps] == ["El", "banco", "del", "parque"]
+    for tap in taps:
+        assert all(tap["hits"]), tap
