@@ -69,12 +69,12 @@ export function renderHeatmap(node, map) {
     canvas.setAttribute("role", "img");
     node.replaceChildren(canvas);
   }
-  // Whole pixels per cell, within about 360 × 288: columns at most 40 px
-  // wide (d_model = 2 is a strip of two, not a wall 4.000 px tall on a
-  // phone), rows 2 to 16 px tall. The page shows it at this size, or
-  // narrower on a narrow screen.
+  // Whole pixels per cell, within about 360 × 288: cells at most 40 px a
+  // side (d_model = 2 is a strip of two, not a wall 4.000 px tall on a
+  // phone, nor a speck at one position), rows at least 2 px tall. The page
+  // shows it at this size, or narrower on a narrow screen.
   canvas.width = map.cols * Math.max(2, Math.min(40, Math.floor(360 / map.cols)));
-  canvas.height = map.rows * Math.max(2, Math.min(16, Math.floor(288 / map.rows)));
+  canvas.height = map.rows * Math.max(2, Math.min(40, Math.floor(288 / map.rows)));
   canvas.setAttribute("aria-label", map.label);
   const pixels = new ImageData(map.cols, map.rows);
   const data = pixels.data;
