@@ -114,6 +114,27 @@ def fmt_parts(values, digits=2, max_digits=4):
     return [fmt(v, digits) for v in values]
 
 
+def fmt_sum(parts, total, digits=2, most=6):
+    """A sum written out, «a + b = c», that adds up as read: the parts and
+    the total at the fewest decimals (digits to most) at which the rounded
+    parts add up to the rounded total. 0,08256 + 0,08256 = 0,16512 reads so,
+    not 0,08 + 0,08 = 0,17, nor 0,083 + 0,083 = 0,165. Each text is the
+    honest rounding of its value. Returns (part texts, total text, sign):
+    sign is "=" when the texts add up, "≈" when no decimals up to `most` do.
+    """
+    for places in range(digits, most + 1):
+        texts = [fmt(v, places) for v in parts]
+        shown = fmt(total, places)
+        if sum(number(t) for t in texts) == number(shown):
+            return texts, shown, "="
+    return [fmt(v, most) for v in parts], fmt(total, most), "≈"
+
+
+def number(text):
+    """A text from fmt back to its Decimal: '−1.234,5' -> Decimal('-1234.5')."""
+    return Decimal(text.replace(".", "").replace(",", ".").replace(MINUS, "-"))
+
+
 def decimals(text):
     """How many decimals a number text shows: '0,894' -> 3."""
     return len(text.split(",")[1].split(" ")[0]) if "," in text else 0
@@ -193,9 +214,9 @@ def fmt_sci(x):
     return fmt(float(mantissa), 1) + "·10" + str(int(exponent)).translate(superscript)
 
 
-def _reads_exactly(text, x):
+def reads_exactly(text, x):
     """Whether a text from fmt is the value itself, not a rounding of it."""
-    shown = float(text.replace(".", "").replace(",", ".").replace(MINUS, "-"))
+    shown = float(number(text))
     return abs(shown - float(x)) <= 1e-9 * max(1.0, abs(float(x)))
 
 
@@ -203,7 +224,7 @@ def equals(x, digits=2):
     """'= 2,00' when the text is the value itself, '≈ 1,41' when it is rounded
     (2/√2 is 1,41421…): an expression's last sign tells the two apart."""
     text = fmt(x, digits)
-    return ("= " if _reads_exactly(text, x) else "≈ ") + text
+    return ("= " if reads_exactly(text, x) else "≈ ") + text
 
 
 def fmt_exact(x, digits=2, most=6):
@@ -211,7 +232,7 @@ def fmt_exact(x, digits=2, most=6):
     is: 1,00 but 1,001 and 1,00025, so a difference that matters is seen."""
     for places in range(digits, most + 1):
         text = fmt(x, places)
-        if _reads_exactly(text, x):
+        if reads_exactly(text, x):
             return text
     return fmt(x, most)
 

@@ -76,7 +76,8 @@ scaling     {"dk", "table", "example" (tables), "verdict", "sample"}: why the
 mixture     {"blocks": [{"head", "out", "d_v", "table"}],
             "vocab": {"query", "best" (the winner, or the tie, with its value), "table"}}.
 heads       {"heads": [{"id", "label", "summary", "axes", "table"}],
-            "combine": null | {"shapes": [str], "concat": table, "output": table}}.
+            "combine": null | {"shapes": [str], "concat": table, "output": table,
+            "sums" (the query row's output worked out from the concatenation)}}.
 mask        {"open", "closed", "table", "predict"}; cells carry "diagonal".
 rope        {"theta", "angle_q", "angle_k", "q", "k", "q_m",
             "k_n", "score", "plain_score", "chart", "offset" (signed n − m), "sign" (what

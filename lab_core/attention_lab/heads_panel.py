@@ -15,6 +15,37 @@ def _vector_name(name):
     return "%s de %s" % (role, word)
 
 
+def _sums(word, concat, out, w_o, names):
+    """The query row's output, worked out from the concatenation: which
+    concatenated coordinates W_O adds into each word's column, and their sum,
+    with as many decimals as the sum needs to add up as read. The tables
+    round every cell to two decimals on its own, so their parts may be 0,01
+    off the sum they show: the sentence then says so."""
+    sums, table_off = [], []
+    for j, column in enumerate(VOCABULARY):
+        used = [c for c in range(len(concat)) if w_o[c, j] != 0]
+        if not used:
+            continue
+        terms = [names[c] if w_o[c, j] == 1 else "%s·%s" % (d.fmt_short(w_o[c, j]), names[c])
+                 for c in used]
+        values = [w_o[c, j] * concat[c] for c in used]
+        texts, total, sign = d.fmt_sum(values, out[j])
+        rounded = not all(d.reads_exactly(t, v) for t, v in zip(texts, values))
+        sums.append("la columna «%s» es %s %s %s %s %s" % (
+            column, " + ".join(terms), "≈" if rounded else "=", " + ".join(texts), sign, total))
+        cells = [d.fmt(v) for v in values]  # as the tables read them
+        added = sum(d.number(t) for t in cells)
+        if added != d.number(d.fmt(out[j])):
+            table_off.append("%s da %s, no %s" % (" + ".join(cells), d.fmt(added), d.fmt(out[j])))
+    if not sums:
+        return ""
+    sentence = "En la fila de «%s», %s." % (word, "; ".join(sums))
+    if table_off:
+        sentence += (" Las tablas redondean cada celda a dos decimales por su cuenta: por eso, "
+                     "leídas allí, %s." % join_words(table_off))
+    return sentence
+
+
 @reads(*SENTENCE, "query", "mask", "head")
 def heads_panel(state):
     tokens = tokens_of(state)
@@ -44,6 +75,7 @@ def heads_panel(state):
         mh = multi_head(tokens, heads_of(state), state["mask"])
         n_seq, width = mh["concat"].shape
         d_model = mh["w_o"].shape[1]
+        names = ["%s·%d" % (h[:3], c + 1) for h in HEADS for c in range(2)]
 
         def matrix(table_id, caption, columns, values):
             return d.table(table_id, caption, columns, [
@@ -58,9 +90,10 @@ def heads_panel(state):
                 % (width, d_model, n_seq, d_model),
             ],
             "concat": matrix("concat", "Concatenación de las mezclas [%d × %d]" % (n_seq, width),
-                             ["%s·%d" % (h[:3], c + 1) for h in HEADS for c in range(2)],
-                             mh["concat"]),
+                             names, mh["concat"]),
             "output": matrix("mha-out", "Salida tras W_O [%d × %d]" % (n_seq, d_model),
                              list(VOCABULARY), mh["out"]),
+            "sums": _sums(tokens[state["query"]], mh["concat"][state["query"]],
+                          mh["out"][state["query"]], mh["w_o"], names),
         }
     return {"heads": heads, "combine": combine}

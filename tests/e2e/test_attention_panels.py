@@ -75,6 +75,12 @@ def test_heads_one_by_one_and_all_together(lab):
     view = expected(head="all")
     concat = view["heads"]["combine"]["concat"]
     assert lab.table(concat["caption"]) == rows_text(concat)
+    # The query row's output, worked out from the concatenation, under it.
+    sums = combine.locator("p.explain").last
+    assert text(sums) == view["heads"]["combine"]["sums"]
+    assert "En la fila de «banco», la columna «parque» es lug·1 + fin·1" in text(sums)
+    lab.set(query=3)
+    assert "0,65 + 0,38 da 1,03, no 1,02" in text(sums)
     lab.set(head="finanzas")
     assert combine.is_hidden()
 

@@ -22,7 +22,7 @@ import pytest
 from lab_core import attention_lab, block_lab, scaling
 from lab_core.attention import softmax
 from lab_core.didactic import HEADS, SENTENCES
-from lab_core.display import fmt, fmt_parts, fmt_shares
+from lab_core.display import fmt, fmt_parts, fmt_shares, fmt_sum
 from lab_core.views import answer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -155,6 +155,80 @@ def test_a_derivation_says_equals_only_when_its_result_is_exact(attention_views)
             assert (sign == "=") == (abs(value - float(number(result))) < 1e-12), (state, block["expression"])
             signs.add(sign)
     assert signs == {"=", "≈"}
+
+
+SUM = re.compile(r"la columna «(\w+)» es ([\w· +]+) ([=≈]) ([−\d,. +]+) ([=≈]) ([−\d,.]*\d)")
+
+
+def check_combine_sums(state, combine):
+    """The query row's output worked out from the concatenation: the written
+    sum adds up as read, every number is the honest rounding of its cell,
+    and the note on the tables' rounding is there exactly when the tables'
+    two-decimal cells of that row do not add up."""
+    concat, output = combine["concat"], combine["output"]
+    row = state.get("query", 0)
+    word = output["rows"][row]["label"]
+    sentence = combine["sums"]
+    assert sentence.startswith("En la fila de «%s», " % word), sentence
+    found = SUM.findall(sentence)
+    assert [f[0] for f in found] == ["parque", "crédito"], sentence
+    tables_off = []
+    for column, terms, first, parts, second, total in found:
+        names = terms.split(" + ")
+        cells = [concat["rows"][row]["cells"][concat["columns"].index(n)] for n in names]
+        out = output["rows"][row]["cells"][output["columns"].index(column)]
+        texts = parts.split(" + ")
+        places = len(total.split(",")[1])
+        for text, cell in zip(texts + [total], cells + [out]):
+            assert len(text.split(",")[1]) == places
+            assert abs(number(text) - Decimal(repr(cell["value"]))) <= Decimal("0.5") / 10 ** places + Decimal("1e-9"), \
+                (sentence, text, cell)
+        exact = all(number(t) == Decimal(repr(c["value"])) for t, c in zip(texts, cells))
+        assert first == ("=" if exact else "≈"), sentence
+        assert second == "=" and sum(number(t) for t in texts) == number(total), sentence
+        if sum(number(c["text"]) for c in cells) != number(out["text"]):
+            tables_off.append(" + ".join(c["text"] for c in cells))
+    note = "Las tablas redondean cada celda a dos decimales por su cuenta"
+    assert (note in sentence) == bool(tables_off), sentence
+    for shown in tables_off:
+        assert shown + " da " in sentence
+    return bool(tables_off)
+
+
+def test_the_output_of_all_heads_is_worked_out_and_adds_up_as_read(attention_views):
+    # «En la fila de «parque», la columna «parque» es lug·1 + fin·1 ≈ 0,649 +
+    # 0,375 = 1,024 …»,
+    # while the tables read 0,65 + 0,38 and 1,02: the sentence says why.
+    notes = 0
+    for state, view in attention_views:
+        combine = view["heads"]["combine"]
+        assert (combine is None) == (state["head"] != "all")
+        if combine:
+            notes += check_combine_sums(state, combine)
+    assert notes > 0
+    sums = view_of("attention", {"head": "all", "query": 3})["heads"]["combine"]["sums"]
+    assert "la columna «parque» es lug·1 + fin·1 ≈ 0,649 + 0,375 = 1,024" in sums
+    assert "0,65 + 0,38 da 1,03, no 1,02" in sums
+
+
+@pytest.mark.parametrize("partial", [
+    {"vec": {"lugar.parque.v": [-3.5, 2.25], "finanzas.banco.v": [0.125, -0.375]}},
+    {"tokens": ["El", "banco", "del", "parque", "de", "crédito", "El", "banco"], "query": 7},
+    {"vec": {"lugar.parque.v": [0.1, 0.1], "finanzas.parque.v": [0.1, 0.1]}, "mask": "causal", "query": 3},
+])
+def test_the_worked_out_output_holds_for_the_readers_own_input(partial):
+    view = view_of("attention", dict(partial, head="all"))
+    check_combine_sums(view["state"], view["heads"]["combine"])
+
+
+def test_a_written_sum_takes_the_decimals_it_needs_to_add_up():
+    assert fmt_sum([0.648543, 0.375], 1.023543) == (["0,649", "0,375"], "1,024", "=")
+    assert fmt_sum([0.0825596, 0.0825596], 0.1651192) == (["0,08256", "0,08256"], "0,16512", "=")
+    assert fmt_sum([0.25, 0.5], 0.75) == (["0,25", "0,50"], "0,75", "=")
+    # Half up, −0,125 reads −0,13 and 0,375 reads 0,38; −0,13 + 0,50 is 0,37.
+    assert fmt_sum([-0.125, 0.5], 0.375) == (["−0,125", "0,500"], "0,375", "=")
+    texts, total, sign = fmt_sum([1 / 3, 1 / 3, 1 / 3], 1.0, most=4)
+    assert (texts, total, sign) == (["0,3333"] * 3, "1,0000", "≈")
 
 
 def test_weight_rows_read_as_summing_to_one(attention_views):
