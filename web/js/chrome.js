@@ -50,7 +50,7 @@ export function setStatus(phase, text) {
     releaseHeight();
   } else if (phase !== "loading") {
     progress.hidden = true;
-    keepHeight(false);
+    letGo();
   }
 }
 
@@ -61,6 +61,10 @@ export function setStatus(phase, text) {
 // their finger. It takes its own height again after a fault, when the
 // window's width changes, and at «Listo»: at once in a sticky bar, else once
 // the box is out of sight (scroll anchoring then keeps the page still).
+// On a phone, lab.css also reserves the loading text's lines from the first
+// byte (.status[data-phase="loading"] #status-text, 3lh or 4lh); the height
+// kept here covers what it cannot foresee: a longer note, or a width between
+// its breakpoints.
 let kept = 0;
 let outOfSight = null;
 
@@ -69,33 +73,34 @@ function releaseHeight() {
   const box = statusBox.getBoundingClientRect();
   const inSight = box.bottom > 0 && box.top < innerHeight;
   if (covered > 0 || !inSight || !("IntersectionObserver" in window)) {
-    keepHeight(false);
+    letGo();
     return;
   }
   outOfSight = new IntersectionObserver(([entry]) => {
-    if (!entry.isIntersecting) keepHeight(false);
+    if (!entry.isIntersecting) letGo();
   });
   outOfSight.observe(statusBox);
 }
 
-function keepHeight(on, height = 0) {
-  if (!on) {
-    kept = 0;
-    statusBox.style.minHeight = "";
-    if (outOfSight) outOfSight.disconnect();
-    outOfSight = null;
-  } else if (height > kept) {
-    kept = height;
-    statusBox.style.minHeight = `${height}px`;
-  }
+function keepAtLeast(height) {
+  if (height <= kept) return;
+  kept = height;
+  statusBox.style.minHeight = `${height}px`;
+}
+
+function letGo() {
+  kept = 0;
+  statusBox.style.minHeight = "";
+  if (outOfSight) outOfSight.disconnect();
+  outOfSight = null;
 }
 
 new ResizeObserver(([entry]) => {
-  if (statusBox.dataset.phase === "loading") keepHeight(true, entry.contentRect.height);
+  if (statusBox.dataset.phase === "loading") keepAtLeast(entry.contentRect.height);
 }).observe(statusBox);
 let width = innerWidth;
 addEventListener("resize", () => {
-  if (innerWidth !== width) keepHeight(false);
+  if (innerWidth !== width) letGo();
   width = innerWidth;
 }, { passive: true });
 
