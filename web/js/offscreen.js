@@ -56,9 +56,10 @@ export function skipOffScreen(root) {
 // the focus; the others are drawn a moment later, one per task after that
 // frame. The reader's next move draws what is left at once, before the
 // browser acts on it: a key or a pointer pressed (before focus moves or a
-// link is followed), a focus that arrives anyway, a print; a scroll draws
-// the panels it brings near the screen (its event comes before the frame it
-// paints); so does a panel the observer sees come on screen. While a request
+// link is followed), a focus that arrives anyway, a print. A scroll draws
+// the panels it brings within half a screen of the view (as far ahead as
+// the browser renders a skipped part), from an observer: it reports after
+// the frame, and reads no layout of its own. While a request
 // is with Python they wait, since its reply draws them anyway, from the newer
 // view (a slider dragged draws them once, when it stops). main.js keeps
 // <body data-busy> until all are drawn.
@@ -84,48 +85,40 @@ export class Later {
     // panel keeps the end of the one above under the bar; with «todas» the
     // heads, that one grows by three heads' tables the reader cannot see.
     let observer = null;
-    const watch = (top) => {
+    onBarCover((top) => {
       if (observer) observer.disconnect();
       this.onScreen.clear();
       this.watching = false;
-      observer = new IntersectionObserver((entries) => {
-        for (const entry of entries) {
-          if (entry.isIntersecting) this.onScreen.add(entry.target);
-          else this.onScreen.delete(entry.target);
-        }
-        this.watching = true;
-        const seen = [...this.stale].filter((panel) => this.onScreen.has(panel));
-        if (seen.length) this.drawNow(seen);
-      }, { rootMargin: `-${top}px 0px 0px 0px` });
-      for (const panel of this.panels) observer.observe(panel);
-    };
-    onBarCover(watch);
+      observer = this.watch(this.onScreen, `-${top}px 0px 0px 0px`);
+    });
     const now = () => {
       if (this.pending) this.drawAll();
     };
     for (const type of ["keydown", "pointerdown", "focusin", "beforeprint"]) {
       addEventListener(type, now, { capture: true, passive: true });
     }
-    const near = () => {
-      if (this.pending) this.drawNow(this.nearScreen());
-    };
-    addEventListener("scroll", near, { capture: true, passive: true });
+    // The browser scrolls by itself too: when a panel above the screen
+    // grows (the heads with «todas»), scroll anchoring moves the page by as
+    // much. A scroll listener that read where the panels were forced a
+    // layout of the change just drawn on every such scroll, and the frame
+    // laid out again what the next task drew.
+    this.watch(new Set(), "50% 0px");
   }
 
-  // The stale panels a scroll brings within half a screen of the view: as
-  // far as the browser renders a skipped part ahead of the screen. The
-  // browser scrolls by itself too: when a panel above the screen grows (the
-  // heads with «todas»), scroll anchoring moves the page by as much, so that
-  // what the reader looks at stays put. That scroll brings nothing new near,
-  // and draws nothing; drawing every stale panel then put them all on the
-  // change's own frame. The layout read here is the one the frame is about
-  // to do anyway.
-  nearScreen() {
-    const reach = innerHeight / 2;
-    return [...this.stale].filter((panel) => {
-      const box = panel.getBoundingClientRect();
-      return box.bottom > -reach && box.top < innerHeight + reach;
-    });
+  // An observer that keeps in `seen` the panels within `rootMargin` of the
+  // screen, and draws the stale ones as they arrive.
+  watch(seen, rootMargin) {
+    const observer = new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        if (entry.isIntersecting) seen.add(entry.target);
+        else seen.delete(entry.target);
+      }
+      if (seen === this.onScreen) this.watching = true;
+      const arrived = [...this.stale].filter((panel) => seen.has(panel));
+      if (arrived.length) this.drawNow(arrived);
+    }, { rootMargin });
+    for (const panel of this.panels) observer.observe(panel);
+    return observer;
   }
 
   get pending() {
