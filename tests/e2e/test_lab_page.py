@@ -309,6 +309,24 @@ def test_a_scroll_draws_only_the_stale_panels_it_brings_near_the_screen(lab):
     lab.page.wait_for_function("() => { %s return read('puntuacion') !== window.__before; }" % READ)
 
 
+def test_home_and_end_land_at_the_edges_of_the_page(lab):
+    # Panels off screen keep the height they last had; those a change drew
+    # there take their new one as the browser's scroll renders them, and
+    # that scroll used to stop short of the edge (End 8 to 180 px, Home once
+    # 569 px, with «todas» the heads). The page goes on to the edge.
+    lab.open(lab.base_url)
+    scroll_to(lab.page, "cabezas")
+    lab.page.evaluate("async () => { %s await window.lab.set({head: 'all'}); await idle(); }" % IDLE)
+    lab.page.locator("#cabezas h2").click()  # the page, not a control, has the keys
+    for key in ("Home", "End", "Home", "End"):
+        lab.page.keyboard.press(key)
+        edge = "0" if key == "Home" else "document.documentElement.scrollHeight - innerHeight"
+        lab.page.wait_for_function("() => Math.abs(scrollY - (%s)) < 1" % edge)
+        # and stays there once every part on the way has rendered
+        lab.page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        assert lab.page.evaluate("() => Math.abs(scrollY - (%s))" % edge) < 1, key
+
+
 def test_what_the_sticky_bar_covers_is_not_on_screen(lab):
     # Scrolled to panel 3, the end of panel 2 sits under the sticky bar.
     # «todas» grows panel 2 by three heads' tables that nobody can see
