@@ -290,6 +290,28 @@ def test_a_change_that_was_not_prepared_waits_visibly(lab):
     assert text(lab.page.locator("#rope-score")) == expected(theta=1.2)["rope"]["score"]
 
 
+def test_a_waiting_change_that_python_refuses_leaves_nothing_marked(lab):
+    # A value out of range, typed before Python's first view: Python says
+    # why, and its own view of the state on screen confirms it; the page
+    # did not stay dimmed and «aplicando tu cambio…» (found by a review:
+    # the batch of refused changes came back with no view).
+    held = hold_python(lab.page)
+    lab.page.goto(lab.base_url)
+    lab.page.wait_for_selector("body[data-live='false']")
+    lab.choose("Cabeza", "todas (concatenar y W_O)")
+    lab.page.evaluate("""() => { window.refused = window.lab.set({vec: {'lugar.parque.v': [11, 0]}})
+      .then(() => 'applied', (error) => error.message); }""")
+    lab.page.wait_for_selector("body[data-pending='true']")
+    release(lab.page, held)
+    assert "11 está fuera del rango" in lab.page.evaluate("window.refused")
+    lab.page.wait_for_selector("body[data-live='true']", state="attached")
+    assert lab.page.locator(".pending").count() == 0
+    assert lab.page.evaluate("document.body.dataset.pending") is None
+    assert text(lab.page.locator("#status")).startswith("Listo: Python calcula en vivo.")
+    assert "fuera del rango" in text(lab.page.locator("#err-vec"))
+    assert lab.state()["head"] == "all" and not lab.state()["vec"]
+
+
 def test_a_link_that_was_not_prepared_shows_the_nearest_view_marked(lab):
     held = hold_python(lab.page)
     lab.page.goto(lab.base_url + "?mask=bidirectional&theta=1.2")

@@ -315,6 +315,7 @@ async function flush() {
   } else {
     const drawing = performance.now();
     if (reply.view) show(reply.view, "python", { change: true });
+    else clearPending(); // all refused: the page shows its state as it is
     performance.measure("lab:draw", { start: drawing, end: performance.now() });
     sayWhatChanged(calls.filter((c, i) => reply.results[i].ok).map((c) => c.partial));
     if (reply.results.some((r) => r.ok)) clearErrors();
@@ -498,7 +499,10 @@ function confirm(reply) {
     show(reply.view, "python");
     return;
   }
-  if (!queue.length) queue.push({ partial: {}, resolve: () => {}, reject: () => {} });
+  // The waiting changes go with an empty one after them: a batch whose
+  // changes Python all refuses (a value out of range) comes back with no
+  // view, and Python's own view of the state on screen must still come.
+  queue.push({ partial: {}, resolve: () => {}, reject: () => {} });
   scheduleFlush();
 }
 
