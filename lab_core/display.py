@@ -117,17 +117,31 @@ def fmt_parts(values, digits=2, max_digits=4):
 def fmt_sum(parts, total, digits=2, most=6):
     """A sum written out, «a + b = c», that adds up as read: the parts and
     the total at the fewest decimals (digits to most) at which the rounded
-    parts add up to the rounded total. 0,08256 + 0,08256 = 0,16512 reads so,
-    not 0,08 + 0,08 = 0,17, nor 0,083 + 0,083 = 0,165. Each text is the
-    honest rounding of its value. Returns (part texts, total text, sign):
-    sign is "=" when the texts add up, "≈" when no decimals up to `most` do.
+    parts add up to the rounded total, and at which every text, rounded by
+    hand to `digits`, reads as its value does at `digits` (a table beside
+    it). 0,08256 + 0,08256 = 0,16512 reads so, not 0,08 + 0,08 = 0,17, nor
+    0,083 + 0,083 = 0,165; 0,3750 + 0,6298 = 1,0048, not 0,375 + 0,630 =
+    1,005 (which a reader rounds to 1,01, where the table reads 1,00).
+    Returns (part texts, total text, sign): sign is "=" when the texts add
+    up, "≈" when no decimals up to `most` do.
     """
+    values = list(parts) + [total]
     for places in range(digits, most + 1):
-        texts = [fmt(v, places) for v in parts]
-        shown = fmt(total, places)
-        if sum(number(t) for t in texts) == number(shown):
-            return texts, shown, "="
+        texts = [fmt(v, places) for v in values]
+        if sum(number(t) for t in texts[:-1]) != number(texts[-1]):
+            continue
+        if all(fmt(number(t), digits) == fmt(v, digits) for t, v in zip(texts, values)):
+            return texts[:-1], texts[-1], "="
     return [fmt(v, most) for v in parts], fmt(total, most), "≈"
+
+
+def signed_terms(texts):
+    """Number texts as a sum, a negative one subtracted: ['0,10', '−0,68']
+    -> '0,10 − 0,68' (never '0,10 + −0,68')."""
+    out = texts[0]
+    for text in texts[1:]:
+        out += " − " + text[1:] if text.startswith(MINUS) else " + " + text
+    return out
 
 
 def number(text):

@@ -15,13 +15,17 @@ def _vector_name(name):
     return "%s de %s" % (role, word)
 
 
+NBSP = "\u00a0"
+
+
 def _sums(word, concat, out, w_o, names):
     """The query row's output, worked out from the concatenation: which
     concatenated coordinates W_O adds into each word's column, and their sum,
     with as many decimals as the sum needs to add up as read. The tables
-    round every cell to two decimals on its own, so their parts may be 0,01
-    off the sum they show: the sentence then says so."""
-    sums, table_off = [], []
+    round every cell to two decimals on its own, so the cells that make a
+    sum may add up to 0,01 more or less than the sum's own cell: the
+    sentence then says so, and why."""
+    sums, table_off, longer = [], [], False
     for j, column in enumerate(VOCABULARY):
         used = [c for c in range(len(concat)) if w_o[c, j] != 0]
         if not used:
@@ -30,19 +34,24 @@ def _sums(word, concat, out, w_o, names):
                  for c in used]
         values = [w_o[c, j] * concat[c] for c in used]
         texts, total, sign = d.fmt_sum(values, out[j])
+        longer = longer or d.decimals(total) > 2
         rounded = not all(d.reads_exactly(t, v) for t, v in zip(texts, values))
-        sums.append("la columna «%s» es %s %s %s %s %s" % (
-            column, " + ".join(terms), "≈" if rounded else "=", " + ".join(texts), sign, total))
+        worked = "%s %s %s" % (d.signed_terms(texts), sign, total)
+        sums.append("la columna «%s» es %s %s %s" % (
+            column, " + ".join(terms), "≈" if rounded else "=", worked.replace(" ", NBSP)))
         cells = [d.fmt(v) for v in values]  # as the tables read them
         added = sum(d.number(t) for t in cells)
         if added != d.number(d.fmt(out[j])):
-            table_off.append("%s da %s, no %s" % (" + ".join(cells), d.fmt(added), d.fmt(out[j])))
+            table_off.append((column, d.signed_terms(cells), d.fmt(added), d.fmt(out[j])))
     if not sums:
         return ""
     sentence = "En la fila de «%s», %s." % (word, "; ".join(sums))
+    if longer:
+        sentence += " Cada suma lleva los decimales que necesita para cuadrar."
     if table_off:
-        sentence += (" Las tablas redondean cada celda a dos decimales por su cuenta: por eso, "
-                     "leídas allí, %s." % join_words(table_off))
+        said = ["sus cifras para «%s» (%s) suman %s, aunque la salida muestra %s" % off
+                for off in table_off]
+        sentence += " Como cada celda de las tablas se redondea por separado, %s." % "; y ".join(said)
     return sentence
 
 

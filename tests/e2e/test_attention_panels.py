@@ -80,7 +80,7 @@ def test_heads_one_by_one_and_all_together(lab):
     assert text(sums) == view["heads"]["combine"]["sums"]
     assert "En la fila de «banco», la columna «parque» es lug·1 + fin·1" in text(sums)
     lab.set(query=3)
-    assert "0,65 + 0,38 da 1,03, no 1,02" in text(sums)
+    assert "sus cifras para «parque» (0,65 + 0,38) suman 1,03, aunque la salida muestra 1,02" in text(sums)
     lab.set(head="finanzas")
     assert combine.is_hidden()
 

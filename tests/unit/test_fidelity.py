@@ -22,7 +22,7 @@ import pytest
 from lab_core import attention_lab, block_lab, scaling
 from lab_core.attention import softmax
 from lab_core.didactic import HEADS, SENTENCES
-from lab_core.display import fmt, fmt_parts, fmt_shares, fmt_sum
+from lab_core.display import fmt, fmt_parts, fmt_shares, fmt_sum, signed_terms
 from lab_core.views import answer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -157,14 +157,27 @@ def test_a_derivation_says_equals_only_when_its_result_is_exact(attention_views)
     assert signs == {"=", "≈"}
 
 
-SUM = re.compile(r"la columna «(\w+)» es ([\w· +]+) ([=≈]) ([−\d,. +]+) ([=≈]) ([−\d,.]*\d)")
+SUM = re.compile(r"la columna «(\w+)» es ([\w· +]+) ([=≈]) ([^ ;]*\d)")
+OFF = re.compile(r"sus cifras para «(\w+)» \(([^)]*)\) suman ([−\d.,]*\d), "
+                 r"aunque la salida muestra ([−\d.,]*\d)")
+
+
+def terms(text):
+    """'0,10 − 0,68' (spaces or no-break spaces) -> [Decimal('0.10'), Decimal('-0.68')]."""
+    tokens = text.replace("\u00a0", " ").split(" ")
+    values = [number(tokens[0])]
+    for sign, token in zip(tokens[1::2], tokens[2::2]):
+        assert sign in "+−" and not token.startswith("−"), text  # never «+ −»
+        values.append(number(token) * (-1 if sign == "−" else 1))
+    return values
 
 
 def check_combine_sums(state, combine):
     """The query row's output worked out from the concatenation: the written
-    sum adds up as read, every number is the honest rounding of its cell,
-    and the note on the tables' rounding is there exactly when the tables'
-    two-decimal cells of that row do not add up."""
+    sum adds up as read, every number is the honest rounding of its cell and
+    reads, rounded by hand to two decimals, as its table does, and the note
+    on the tables' rounding is there exactly when the tables' cells for a
+    column do not add up to its output."""
     concat, output = combine["concat"], combine["output"]
     row = state.get("query", 0)
     word = output["rows"][row]["label"]
@@ -172,27 +185,32 @@ def check_combine_sums(state, combine):
     assert sentence.startswith("En la fila de «%s», " % word), sentence
     found = SUM.findall(sentence)
     assert [f[0] for f in found] == ["parque", "crédito"], sentence
-    tables_off = []
-    for column, terms, first, parts, second, total in found:
-        names = terms.split(" + ")
+    off = {}
+    longer = False
+    for column, names, first, worked in found:
+        parts_text, second, total = worked.replace("\u00a0", " ").rsplit(" ", 2)
+        names = names.split(" + ")
         cells = [concat["rows"][row]["cells"][concat["columns"].index(n)] for n in names]
         out = output["rows"][row]["cells"][output["columns"].index(column)]
-        texts = parts.split(" + ")
+        parts = terms(parts_text)
         places = len(total.split(",")[1])
-        for text, cell in zip(texts + [total], cells + [out]):
-            assert len(text.split(",")[1]) == places
-            assert abs(number(text) - Decimal(repr(cell["value"]))) <= Decimal("0.5") / 10 ** places + Decimal("1e-9"), \
-                (sentence, text, cell)
-        exact = all(number(t) == Decimal(repr(c["value"])) for t, c in zip(texts, cells))
-        assert first == ("=" if exact else "≈"), sentence
-        assert second == "=" and sum(number(t) for t in texts) == number(total), sentence
-        if sum(number(c["text"]) for c in cells) != number(out["text"]):
-            tables_off.append(" + ".join(c["text"] for c in cells))
-    note = "Las tablas redondean cada celda a dos decimales por su cuenta"
-    assert (note in sentence) == bool(tables_off), sentence
-    for shown in tables_off:
-        assert shown + " da " in sentence
-    return bool(tables_off)
+        longer = longer or places > 2
+        for value, cell in zip(parts + [number(total)], cells + [out]):
+            exact = Decimal(repr(cell["value"]))
+            assert abs(value - exact) <= Decimal("0.5") / 10 ** places + Decimal("1e-9"), (sentence, cell)
+            assert fmt(float(value)) == cell["text"], (sentence, value, cell)  # reads as the table
+        assert signed_terms([fmt(float(v), places) for v in parts]) == parts_text, sentence
+        exactly = all(v == Decimal(repr(c["value"])) for v, c in zip(parts, cells))
+        assert first == ("=" if exactly else "≈"), sentence
+        assert second == "=" and sum(parts) == number(total), sentence
+        shown = [number(c["text"]) for c in cells]
+        if sum(shown) != number(out["text"]):
+            off[column] = (shown, sum(shown), number(out["text"]))
+    assert ("Cada suma lleva los decimales que necesita" in sentence) == longer, sentence
+    said = {column: (terms(parts), number(total), number(showing))
+            for column, parts, total, showing in OFF.findall(sentence)}
+    assert said == off, sentence
+    return bool(off)
 
 
 def test_the_output_of_all_heads_is_worked_out_and_adds_up_as_read(attention_views):
@@ -207,8 +225,11 @@ def test_the_output_of_all_heads_is_worked_out_and_adds_up_as_read(attention_vie
             notes += check_combine_sums(state, combine)
     assert notes > 0
     sums = view_of("attention", {"head": "all", "query": 3})["heads"]["combine"]["sums"]
-    assert "la columna «parque» es lug·1 + fin·1 ≈ 0,649 + 0,375 = 1,024" in sums
-    assert "0,65 + 0,38 da 1,03, no 1,02" in sums
+    assert "la columna «parque» es lug·1 + fin·1 ≈ 0,649\u00a0+\u00a00,375\u00a0=\u00a01,024" in sums
+    assert "sus cifras para «parque» (0,65 + 0,38) suman 1,03, aunque la salida muestra 1,02" in sums
+    # 1,0048 reads 1,0048, not 1,005: a reader rounds 1,005 to 1,01, and the table reads 1,00.
+    sums = view_of("attention", {"head": "all", "sentence": "credito", "query": 3})["heads"]["combine"]["sums"]
+    assert "0,3750\u00a0+\u00a00,6298\u00a0=\u00a01,0048" in sums
 
 
 @pytest.mark.parametrize("partial", [
@@ -221,12 +242,20 @@ def test_the_worked_out_output_holds_for_the_readers_own_input(partial):
     check_combine_sums(view["state"], view["heads"]["combine"])
 
 
+def test_a_sum_subtracts_a_negative_term():
+    assert signed_terms(["0,10", "−0,68"]) == "0,10 − 0,68"
+    assert signed_terms(["−0,10", "0,68", "−1,5"]) == "−0,10 + 0,68 − 1,5"
+
+
 def test_a_written_sum_takes_the_decimals_it_needs_to_add_up():
     assert fmt_sum([0.648543, 0.375], 1.023543) == (["0,649", "0,375"], "1,024", "=")
     assert fmt_sum([0.0825596, 0.0825596], 0.1651192) == (["0,08256", "0,08256"], "0,16512", "=")
     assert fmt_sum([0.25, 0.5], 0.75) == (["0,25", "0,50"], "0,75", "=")
     # Half up, −0,125 reads −0,13 and 0,375 reads 0,38; −0,13 + 0,50 is 0,37.
     assert fmt_sum([-0.125, 0.5], 0.375) == (["−0,125", "0,500"], "0,375", "=")
+    # 0,375 + 0,630 = 1,005 adds up, but a reader rounds 1,005 to 1,01 where
+    # the table reads 1,00: one more decimal.
+    assert fmt_sum([0.375, 0.6297847649], 1.0047847649) == (["0,3750", "0,6298"], "1,0048", "=")
     texts, total, sign = fmt_sum([1 / 3, 1 / 3, 1 / 3], 1.0, most=4)
     assert (texts, total, sign) == (["0,3333"] * 3, "1,0000", "≈")
 
