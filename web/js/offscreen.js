@@ -18,6 +18,8 @@
 // Blocks that a later change adds (the heads of «todas») start from the
 // guess in lab.css until they are first on screen.
 
+import { onReaderMove } from "./place.js";
+
 const PANELS = ":scope > section.panel";
 const BLOCKS = ":scope > section.panel > *, :scope > section.panel .blocks > *";
 const TALL = 160; // px: below this a block costs little to render, and is left alone
@@ -76,9 +78,7 @@ function keepEdges() {
   const stop = () => {
     edge = null;
   };
-  for (const type of ["keydown", "wheel", "touchstart", "pointerdown", "focusin"]) {
-    addEventListener(type, stop, { capture: true, passive: true });
-  }
+  onReaderMove(stop, { focus: true });
   addEventListener("keydown", (event) => {
     if (event.defaultPrevented || event.altKey || event.metaKey || event.shiftKey) return;
     if (event.key !== "Home" && event.key !== "End") return;

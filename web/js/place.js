@@ -53,22 +53,34 @@ function go(place) {
   else if (Number.isFinite(place.y)) scrollTo(0, place.y);
 }
 
+// The reader's own moves: a wheel, a touch, a key, a click, and with
+// `focus` a focus that moves (a screen reader's included). Calls `moved` at
+// the first of each, before the page acts on it; returns what stops
+// listening. What the page does for the reader on its own (going back to a
+// place, keeping to an edge) stops at the reader's next move.
+const MOVES = ["wheel", "touchstart", "keydown", "pointerdown"];
+
+export function onReaderMove(moved, { focus = false } = {}) {
+  const types = focus ? [...MOVES, "focusin"] : MOVES;
+  for (const type of types) addEventListener(type, moved, { capture: true, passive: true });
+  return () => {
+    for (const type of types) removeEventListener(type, moved, { capture: true });
+  };
+}
+
 // Back to a saved place, once the page is drawn. What still changes above
 // it (the status line shrinks at «Listo») scroll anchoring makes up for,
 // but each of its moves lands on a whole pixel: the function returned goes
 // back once more when the page has settled, unless the reader has moved
-// since (a wheel, a touch, a key, a click).
-const MOVES = ["wheel", "touchstart", "keydown", "pointerdown"];
-
+// since.
 export function goTo(place) {
   go(place);
   let moved = false;
-  const stop = () => {
+  const stop = onReaderMove(() => {
     moved = true;
-  };
-  for (const type of MOVES) addEventListener(type, stop, { capture: true, passive: true });
+  });
   return () => {
-    for (const type of MOVES) removeEventListener(type, stop, { capture: true });
+    stop();
     if (!moved) go(place);
   };
 }
