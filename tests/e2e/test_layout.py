@@ -87,3 +87,48 @@ def test_a_finger_can_pick_a_row_on_a_phone(lab):
     assert [tap["name"] for tap in taps] == ["El", "banco", "del", "parque"]
     for tap in taps:
         assert all(tap["hits"]), tap
+
+
+def test_panel_3_picks_its_query_where_the_reader_reads(lab):
+    # On a phone the controls are far above panel 3: its tables' row names
+    # pick the query too, and the worked-out sum below follows, while the
+    # table stays where the finger was.
+    lab.page.set_viewport_size({"width": 390, "height": 844})
+    lab.open(lab.base_url, "?mask=bidirectional&head=all")
+    output = lab.find_table("Salida tras W_O [4 × 6]")
+    pick = output.locator("tbody tr").nth(3).get_by_role("button", name="parque")
+    pick.scroll_into_view_if_needed()
+    before = pick.bounding_box()["y"]
+    pick.click()
+    assert lab.settle()["query"] == 3
+    assert lab.selected_row("Salida tras W_O [4 × 6]") == "parque"
+    assert lab.selected_row("Q, K y V · pista de lugar") == "parque"
+    sums = lab.page.locator("#cabezas .combine p.explain").last
+    assert sums.inner_text().startswith("En la fila de «parque», la columna «parque» es lug·1 + fin·1")
+    assert abs(pick.bounding_box()["y"] - before) < 1
+    # The per-head tables and the mask's pick the same way.
+    lab.find_table("Q, K y V · token anterior").get_by_role("button", name="banco").click()
+    assert lab.settle()["query"] == 1
+    lab.look()  # the mask's table waits for the reader's prediction
+    lab.find_table("Máscara bidireccional (se suma antes de softmax)").get_by_role("button", name="El", exact=True).click()
+    assert lab.settle()["query"] == 0
+
+
+def test_a_tall_hidden_answer_is_no_long_scroll_on_a_phone(lab):
+    # Panel 8's results (over 2.000 px tall at 390 px) wait for the reader's
+    # prediction under a cover of at most half a screen; answering opens
+    # them whole, below the question, which stays where it was.
+    lab.page.set_viewport_size({"width": 390, "height": 844})
+    lab.open(lab.base_url, "?panel=aprende")
+    results = lab.page.locator("#aprende .learning-results")
+    sizes = "(node) => [node.classList.contains('veiled'), node.clientHeight, node.scrollHeight]"
+    veiled, height, full = results.evaluate(sizes)
+    assert veiled and height <= 0.5 * 844 + 1 and full > 1500, (veiled, height, full)
+    question = lab.page.locator("#aprende .predict")
+    where = "(node) => node.getBoundingClientRect().top + scrollY"  # on the page, not the screen
+    before = question.evaluate(where)
+    question.get_by_role("button", name="Mostrar sin predecir").click()
+    veiled, height, opened = results.evaluate(sizes)
+    assert not veiled and height == opened and opened > 1500, (veiled, height, opened)
+    assert abs(question.evaluate(where) - before) < 1
+
