@@ -443,6 +443,34 @@ def test_a_score_table_is_one_tab_stop_and_arrows_move_without_changing_the_stat
     assert lab.page.evaluate("!document.getElementById('table-scores').contains(document.activeElement)")
 
 
+def test_the_row_names_of_a_table_are_one_tab_stop(lab):
+    # Panel 3's tables pick the query from their row names: one stop per
+    # table (the query's row), ↑ ↓ Home End move, Enter picks.
+    lab.open(lab.base_url, "?mask=bidirectional&head=all")
+    output = lab.page.locator("#table-mha-out")
+    stops = output.locator("[tabindex='0']")
+    assert stops.count() == 1 and text(stops.first) == "banco"
+    # With «todas», Tab goes from the concatenation's one stop to the output's
+    # export button, and then to its one stop.
+    lab.page.locator("#table-concat [tabindex='0']").focus()
+    lab.page.keyboard.press("Tab")
+    assert lab.page.evaluate("document.activeElement.textContent") == "Exportar"
+    lab.page.keyboard.press("Tab")
+    assert lab.page.evaluate("document.activeElement.textContent") == "banco"
+    assert lab.page.evaluate("document.getElementById('table-mha-out').contains(document.activeElement)")
+    for key, word in (("ArrowDown", "del"), ("End", "parque"), ("ArrowDown", "parque"),
+                      ("Home", "El"), ("ArrowUp", "El"), ("ArrowDown", "banco"), ("ArrowDown", "del")):
+        lab.page.keyboard.press(key)
+        assert lab.page.evaluate("document.activeElement.textContent") == word, key
+    assert lab.state()["query"] == 1  # moving focus changes nothing
+    lab.page.keyboard.press("Enter")
+    assert lab.settle()["query"] == 2
+    assert lab.selected_row("Salida tras W_O [4 × 6]") == "del"
+    assert lab.page.evaluate("document.activeElement.textContent") == "del"
+    assert text(stops.first) == "del"
+    lab.page.keyboard.press("Tab")
+    assert lab.page.evaluate("!document.getElementById('table-mha-out').contains(document.activeElement)")
+
 def test_nothing_focused_hides_under_the_sticky_bar(lab):
     for page_name in ("", "bloque.html"):
         lab.page.set_viewport_size({"width": 1280, "height": 720})

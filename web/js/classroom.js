@@ -23,6 +23,7 @@ export function init(hooks) {
   }
   document.addEventListener("click", onClick);
   document.addEventListener("keydown", onGridKey);
+  document.addEventListener("keydown", onRowPickKey);
   document.addEventListener("keydown", onSliderKey);
   document.addEventListener("focusin", onGridFocus);
   for (const dialog of document.querySelectorAll("dialog")) {
@@ -362,6 +363,22 @@ function gridOf(node) {
 
 function gridCells(table) {
   return [...table.tBodies[0].rows].map((row) => [...row.querySelectorAll("th button, td")]);
+}
+
+// Elsewhere a table's row names that pick are one tab stop (render.js):
+// ↑ and ↓ move between them, Home and End to the first and the last, and
+// Enter or Space picks, as any button.
+function onRowPickKey(event) {
+  const item = event.target;
+  if (!item.classList || !item.classList.contains("row-pick") || gridOf(item)) return;
+  const picks = [...item.closest("tbody").querySelectorAll(".row-pick")];
+  const i = picks.indexOf(item);
+  const to = { ArrowDown: i + 1, ArrowUp: i - 1, Home: 0, End: picks.length - 1 }[event.key];
+  if (to === undefined) return;
+  event.preventDefault();
+  const target = picks[Math.max(0, Math.min(picks.length - 1, to))];
+  for (const pick of picks) pick.tabIndex = pick === target ? 0 : -1;
+  target.focus();
 }
 
 function onGridKey(event) {

@@ -255,6 +255,13 @@ function renderTable(node, table) {
     const cells = [...element.querySelectorAll("td")];
     const focus = cells.find((td) => td.classList.contains("focus")) || cells[0];
     for (const td of cells) td.tabIndex = td === focus ? 0 : -1;
+  } else if (node.dataset.pick && !element.contains(document.activeElement)) {
+    // Row names that pick (panel 3, the mask): one tab stop per table, the
+    // selected row's; ↑ and ↓ move between them (classroom.js). With
+    // «todas», five tables of four would be twenty stops on the way.
+    const picks = [...element.querySelectorAll(".row-pick")];
+    const stop = picks[table.rows.findIndex((row) => row.selected)] || picks[0];
+    for (const pick of picks) pick.tabIndex = pick === stop ? 0 : -1;
   }
   if (!node.dataset.observed) {
     node.dataset.observed = "true";
