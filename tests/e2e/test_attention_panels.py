@@ -8,7 +8,7 @@ import re
 
 from lab_core import attention_lab
 
-from conftest import RENDERED, expected, rows_text, text
+from conftest import RENDERED, expected, rows_text, text, texts
 
 SPEC = attention_lab.SPEC
 
@@ -44,6 +44,29 @@ def test_score_prediction_is_revealed_after_a_pick(lab):
     lab.settle()
     assert prompt.get_attribute("data-revealed") == "right"
     assert "parque" in text(prompt.locator(".predict-verdict"))
+
+
+def test_a_question_seen_without_predicting_gives_its_answer(lab):
+    # «Mostrar sin predecir» opens what the question hides: the question then
+    # says its answer, from Python's prompt, for this row and the next.
+    lab.open(lab.base_url, "?mask=bidirectional")
+    prompt = lab.page.locator("#puntuacion .predict")
+    view = expected(mask="bidirectional")["arithmetic"]["predict"]
+    prompt.get_by_role("button", name="Mostrar sin predecir").click()
+    assert prompt.get_attribute("data-revealed") == "skipped"
+    right = [o["label"] for o in view["options"] if o["value"] in view["answers"]]
+    assert right == ["parque"]
+    assert text(prompt.locator(".predict-verdict")) == "Sin predecir. Respuesta: «parque». " + view["explanation"]
+    assert texts(prompt.locator(".predict-options button.correct")) == ["parque"]
+    lab.set(query=0)  # another row, another question: its answer too
+    view = expected(mask="bidirectional", query=0)["arithmetic"]["predict"]
+    assert prompt.get_attribute("data-revealed") == "skipped"
+    assert text(prompt.locator(".predict-verdict")) == \
+        "Sin predecir. Respuesta: «El» o «del». " + view["explanation"]  # a tie: two answers
+    # The reader may still answer: their pick is judged as any other.
+    prompt.get_by_role("button", name="del", exact=True).click()
+    assert prompt.get_attribute("data-revealed") == "right"
+    assert text(prompt.locator(".predict-verdict")) == "¡Bien visto! " + view["explanation"]
 
 
 def test_mixture_and_vocabulary_distribution(lab):

@@ -276,6 +276,7 @@ function renderTable(node, table) {
 // without predicting; after that, that part of the page stays open.
 const picked = new Map();
 const unveiled = new Set();
+const skipped = new Set(); // the questions (data-hides) the reader chose to see without predicting
 
 function renderPredict(node, prompt) {
   // Rebuilt when its words change too (the head named in the question).
@@ -320,10 +321,23 @@ function renderPredict(node, prompt) {
   revealPrediction(node, prompt);
   // On paper (lab.css shows it only in print): the options, and the answer
   // with its explanation, whether or not the reader picked.
-  const right = prompt.options.filter((option) => prompt.answers.map(String).includes(String(option.value)));
   renderText(node.querySelector(".predict-answer"),
-    `Opciones: ${prompt.options.map((option) => option.label).join(" · ")}. ` +
-    `Respuesta: ${right.map((option) => `«${option.label}»`).join(" o ")}. ${prompt.explanation}`);
+    `Opciones: ${prompt.options.map((option) => option.label).join(" · ")}. ${answerOf(prompt)}`);
+}
+
+function answerOf(prompt) {
+  const right = prompt.options.filter((option) => prompt.answers.map(String).includes(String(option.value)));
+  return `Respuesta: ${right.map((option) => `«${option.label}»`).join(" o ")}. ${prompt.explanation}`;
+}
+
+// The right answers marked (not by colour alone: an outline and the
+// verdict's words), and the link to what explains them shown.
+function markAnswers(node, prompt) {
+  for (const button of node.querySelectorAll(".predict-options button")) {
+    button.classList.toggle("correct", prompt.answers.map(String).includes(button.dataset.value));
+  }
+  const why = node.parentElement && node.parentElement.querySelector(".why-link");
+  if (why) why.hidden = false;
 }
 
 function revealPrediction(node, prompt) {
@@ -331,6 +345,14 @@ function revealPrediction(node, prompt) {
   const verdict = node.querySelector(".predict-verdict");
   for (const button of node.querySelectorAll(".predict-options button")) {
     button.setAttribute("aria-pressed", String(button.dataset.value === choice));
+  }
+  if (choice === undefined && skipped.has(node.dataset.hides)) {
+    // Seen without predicting: what it showed is open, so the question
+    // gives its answer too, rather than ask what the page already shows.
+    verdict.textContent = `Sin predecir. ${answerOf(prompt)}`;
+    node.dataset.revealed = "skipped";
+    markAnswers(node, prompt);
+    return;
   }
   if (choice === undefined) {
     verdict.textContent = "";
@@ -341,13 +363,7 @@ function revealPrediction(node, prompt) {
   const right = prompt.answers.map(String).includes(choice);
   verdict.textContent = `${right ? "¡Bien visto!" : "No exactamente."} ${prompt.explanation}`;
   node.dataset.revealed = right ? "right" : "wrong";
-  // After a pick, the right answers are marked (not by colour alone: an outline
-  // and the verdict's words), and what explains them is shown.
-  for (const button of node.querySelectorAll(".predict-options button")) {
-    button.classList.toggle("correct", prompt.answers.map(String).includes(button.dataset.value));
-  }
-  const why = node.parentElement && node.parentElement.querySelector(".why-link");
-  if (why) why.hidden = false;
+  markAnswers(node, prompt);
   if (node.dataset.hides) {
     unveiled.add(node.dataset.hides);
     applyVeil(node);
@@ -378,7 +394,9 @@ function applyVeil(node) {
 export function look(question) {
   if (!question.dataset.hides) return;
   unveiled.add(question.dataset.hides);
+  skipped.add(question.dataset.hides);
   applyVeil(question);
+  if (question.currentPrompt) revealPrediction(question, question.currentPrompt);
 }
 
 // A link to a panel of the page: {panel, panel_label}.
