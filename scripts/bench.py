@@ -21,9 +21,9 @@ change at a time, the time until the whole page shows it.
 
 Prints tables with each target and the ratio to it, and writes
 .bench/latest.json. Usage: python scripts/bench.py [--runs 5] [--phone-runs 3]
-[--loads-only | --panels-only]. Round trips are timed once Python's own view
-is on screen (<body data-live="true">): before that, changes use the build's
-prepared views.
+[--loads-only | --panels-only [--desktop-only] [--rows todas,RoPE]]. Round
+trips are timed once Python's own view is on screen (<body data-live="true">):
+before that, changes use the build's prepared views.
 This is a measurement, not a test: it asserts nothing.
 """
 from __future__ import annotations
@@ -348,7 +348,17 @@ def main():
     parser.add_argument("--panels-only", action="store_true",
                         help="only the lab.set rows per panel, desktop and phone (about 15 "
                              "minutes); nothing is written")
+    parser.add_argument("--desktop-only", action="store_true",
+                        help="with --panels-only: the desktop rows alone")
+    parser.add_argument("--rows", default="",
+                        help="with --panels-only: the rows whose label holds one of these "
+                             "comma-separated words (e.g. «todas,RoPE»)")
     args = parser.parse_args()
+    if args.rows:
+        words = [word.strip() for word in args.rows.split(",") if word.strip()]
+        PANEL_ROWS[:] = [row for row in PANEL_ROWS if any(word in row[0] for word in words)]
+        if not PANEL_ROWS:
+            parser.error("no row's label holds any of: %s" % ", ".join(words))
 
     manifest = json.loads((STATIC / "manifest.json").read_text())
     index_url = manifest["runtimes"]["bundled"]["indexURL"]
@@ -368,12 +378,14 @@ def main():
         browser = playwright.chromium.launch(**options)
         desk, mobile = Profile(browser, False), Profile(browser, True)
         if args.panels_only:
-            rows = (measure_panels(desk, base, args.panel_toggles),
-                    measure_panels(mobile, base, max(20, args.panel_toggles // 4)))
+            desk_rows = measure_panels(desk, base, args.panel_toggles)
+            phone_rows = None if args.desktop_only else \
+                measure_panels(mobile, base, max(20, args.panel_toggles // 4))
             browser.close()
             server.shutdown()
-            print_panels("desktop", rows[0], 16)
-            print_panels("phone", rows[1], 100)
+            print_panels("desktop", desk_rows, 16)
+            if phone_rows:
+                print_panels("phone", phone_rows, 100)
             return
         measure_loads(desk, base, args.runs, desktop, with_warm=True)
         if args.loads_only:
