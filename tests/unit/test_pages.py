@@ -113,7 +113,7 @@ def test_what_the_page_finds_once_is_never_drawn(page):
 
 @pytest.mark.parametrize("page", PAGES)
 def test_a_question_hides_only_parts_of_its_own_panel(page):
-    # render.js looks for what a question hides inside its panel: each
+    # predict.js looks for what a question hides inside its panel: each
     # selector starts from the panel or from an element in it.
     elements = Elements(assemble(ROOT / "web" / page)).found
     panel_of = {attrs["id"]: panel for attrs, _, panel in elements if attrs.get("id")}

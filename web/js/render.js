@@ -10,6 +10,7 @@
 
 import { renderBuilder, renderVectors } from "./editors.js";
 import { renderChart, renderHeadView, renderHeatmap, renderPlot, renderRopeDrawing } from "./pictures.js";
+import { applyVeil, renderPredict } from "./predict.js";
 
 function lookup(scope, path) {
   if (path === ".") return scope;
@@ -32,7 +33,7 @@ export function el(tag, text, className) {
 
 // ------------------------------------------------------------ renderers
 
-function renderText(node, value) {
+export function renderText(node, value) {
   const text = String(value);
   if (node.textContent !== text) node.textContent = text;
 }
@@ -267,136 +268,6 @@ function renderTable(node, table) {
     node.dataset.observed = "true";
     overflow.observe(node);
   }
-}
-
-// A question whose answer (computed in Python) is revealed once the reader
-// picks. What the reader picked is page state, kept per question id.
-// A question may hide what would answer it (data-hides, a CSS selector): those
-// elements stay veiled and inert until the reader picks, or chooses to look
-// without predicting; after that, that part of the page stays open.
-const picked = new Map();
-const unveiled = new Set();
-const skipped = new Set(); // the questions (data-hides) the reader chose to see without predicting
-
-function renderPredict(node, prompt) {
-  // Rebuilt when its words change too (the head named in the question).
-  const words = JSON.stringify([prompt.id, prompt.question, prompt.options]);
-  if (node.promptWords !== words) {
-    node.dataset.prompt = prompt.id;
-    node.promptWords = words;
-    const options = el("div", undefined, "predict-options");
-    for (const option of prompt.options) {
-      const button = el("button", option.label);
-      button.type = "button";
-      button.dataset.value = String(option.value);
-      button.addEventListener("click", () => {
-        picked.set(node.currentPrompt.id, String(option.value));
-        revealPrediction(node, node.currentPrompt); // the latest answers and explanation
-      });
-      options.append(button);
-    }
-    const parts = [el("p", node.dataset.kicker || "Predice antes de mirar", "predict-kicker"),
-      el("p", prompt.question, "predict-question"), options];
-    if (node.dataset.hides) {
-      const skip = el("button", "Mostrar sin predecir", "predict-skip");
-      skip.type = "button";
-      skip.addEventListener("click", () => {
-        look(node); // hides this button: focus goes to what it showed
-        const shown = document.querySelector(node.dataset.hides);
-        if (shown) {
-          if (!shown.hasAttribute("tabindex")) shown.tabIndex = -1;
-          shown.focus({ preventScroll: true }); // a tall block would be centred: its start unseen
-          const top = shown.getBoundingClientRect().top;
-          if (top < 0 || top > 0.8 * innerHeight) shown.scrollIntoView({ block: "start" });
-        }
-      });
-      parts.push(skip);
-    }
-    const verdict = el("p", undefined, "predict-verdict");
-    verdict.setAttribute("aria-live", "polite"); // said when the reader answers
-    parts.push(verdict, el("p", undefined, "predict-answer"));
-    node.replaceChildren(...parts);
-  }
-  node.currentPrompt = prompt;
-  revealPrediction(node, prompt);
-  // On paper (lab.css shows it only in print): the options, and the answer
-  // with its explanation, whether or not the reader picked.
-  renderText(node.querySelector(".predict-answer"),
-    `Opciones: ${prompt.options.map((option) => option.label).join(" · ")}. ${answerOf(prompt)}`);
-}
-
-function answerOf(prompt) {
-  const right = prompt.options.filter((option) => prompt.answers.map(String).includes(String(option.value)));
-  return `Respuesta: ${right.map((option) => `«${option.label}»`).join(" o ")}. ${prompt.explanation}`;
-}
-
-// The right answers marked (not by colour alone: an outline and the
-// verdict's words), and the link to what explains them shown.
-function markAnswers(node, prompt) {
-  for (const button of node.querySelectorAll(".predict-options button")) {
-    button.classList.toggle("correct", prompt.answers.map(String).includes(button.dataset.value));
-  }
-  const why = node.parentElement && node.parentElement.querySelector(".why-link");
-  if (why) why.hidden = false;
-}
-
-function revealPrediction(node, prompt) {
-  const choice = picked.get(prompt.id);
-  const verdict = node.querySelector(".predict-verdict");
-  for (const button of node.querySelectorAll(".predict-options button")) {
-    button.setAttribute("aria-pressed", String(button.dataset.value === choice));
-  }
-  if (choice === undefined && skipped.has(node.dataset.hides)) {
-    // Seen without predicting: what it showed is open, so the question
-    // gives its answer too, rather than ask what the page already shows.
-    verdict.textContent = `Sin predecir. ${answerOf(prompt)}`;
-    node.dataset.revealed = "skipped";
-    markAnswers(node, prompt);
-    return;
-  }
-  if (choice === undefined) {
-    verdict.textContent = "";
-    node.dataset.revealed = "false";
-    for (const button of node.querySelectorAll(".predict-options button")) button.classList.remove("correct");
-    return;
-  }
-  const right = prompt.answers.map(String).includes(choice);
-  verdict.textContent = `${right ? "¡Bien visto!" : "No exactamente."} ${prompt.explanation}`;
-  node.dataset.revealed = right ? "right" : "wrong";
-  markAnswers(node, prompt);
-  if (node.dataset.hides) {
-    unveiled.add(node.dataset.hides);
-    applyVeil(node);
-  }
-}
-
-// Veil (or unveil) what a question hides, all of it in the question's own
-// panel (a unit test checks). A closed veil is laid again whenever that panel
-// is drawn, since tables may be rebuilt; an open one is lifted once.
-const liftedVeils = new WeakSet(); // questions whose veil is lifted
-
-function applyVeil(node) {
-  const open = unveiled.has(node.dataset.hides);
-  if (!(open && liftedVeils.has(node))) {
-    const panel = node.closest("section.panel") || document;
-    for (const target of panel.querySelectorAll(node.dataset.hides)) { // some are drawn
-      target.classList.toggle("veiled", !open);
-      target.inert = !open;
-    }
-    if (open) liftedVeils.add(node);
-  }
-  const skip = node.querySelector(".predict-skip"); // a question rebuilt has a new one
-  if (skip) skip.hidden = open;
-}
-
-/** Lift a question's veil without answering it, and without moving the page
- *  (what «Mostrar sin predecir» does before it moves focus there). */
-export function look(question) {
-  if (!question.dataset.hides) return;
-  unveiled.add(question.dataset.hides);
-  skipped.add(question.dataset.hides);
-  applyVeil(question);
-  if (question.currentPrompt) revealPrediction(question, question.currentPrompt);
 }
 
 // A link to a panel of the page: {panel, panel_label}.
