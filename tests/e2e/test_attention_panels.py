@@ -67,6 +67,12 @@ def test_a_question_seen_without_predicting_gives_its_answer(lab):
     prompt.get_by_role("button", name="del", exact=True).click()
     assert prompt.get_attribute("data-revealed") == "right"
     assert text(prompt.locator(".predict-verdict")) == "¡Bien visto! " + view["explanation"]
+    # A tie across every key: «cualquiera de las cuatro», not four names.
+    lab.set(query=3, head="finanzas")
+    view = expected(mask="bidirectional", query=3, head="finanzas")["arithmetic"]["predict"]
+    assert sorted(view["answers"]) == sorted(["El", "banco", "del", "parque"])
+    assert text(prompt.locator(".predict-verdict")) == \
+        "Sin predecir. Respuesta: cualquiera de las cuatro. " + view["explanation"]
 
 
 def test_mixture_and_vocabulary_distribution(lab):

@@ -91,13 +91,20 @@ def test_every_control_changes_the_tables(lab):
     assert weights.evaluate(VEIL) == ["hidden", '"Oculto hasta que respondas la predicción"']
     size = "(w) => [w.offsetWidth, w.offsetHeight]"
     box = weights.evaluate(size)
-    lab.page.locator("#puntuacion").get_by_role("button", name="Mostrar sin predecir").click()
+    skip = lab.page.locator("#puntuacion").get_by_role("button", name="Mostrar sin predecir")
+    skip.scroll_into_view_if_needed()
+    y = lab.page.evaluate("scrollY")
+    skip.click()
     lab.settle()
     assert weights.evaluate("(w) => w.inert") is False
     assert weights.evaluate(VEIL) == ["visible", "none"]
     assert weights.evaluate(size) == box
-    # The button hid itself: focus went to what it showed, not to the page.
-    assert weights.evaluate("(w) => document.activeElement === w")
+    # The button hid itself: focus went to the answer the question now gives
+    # in its place, not to the page, and the page stayed where it was.
+    verdict = lab.page.locator("#puntuacion .predict-verdict")
+    assert verdict.evaluate("(v) => document.activeElement === v")
+    assert text(verdict).startswith("Sin predecir. Respuesta: «")
+    assert lab.page.evaluate("scrollY") == y
 
     def snapshot():
         return (lab.table("Puntuaciones"), lab.table("Pesos"), lab.selected_row("Pesos"))

@@ -38,14 +38,15 @@ export function renderPredict(node, prompt) {
       const skip = el("button", "Mostrar sin predecir", "predict-skip");
       skip.type = "button";
       skip.addEventListener("click", () => {
-        look(node); // hides this button: focus goes to what it showed
-        const shown = document.querySelector(node.dataset.hides);
-        if (shown) {
-          if (!shown.hasAttribute("tabindex")) shown.tabIndex = -1;
-          shown.focus({ preventScroll: true }); // a tall block would be centred: its start unseen
-          const top = shown.getBoundingClientRect().top;
-          if (top < 0 || top > 0.8 * innerHeight) shown.scrollIntoView({ block: "start" });
-        }
+        // This button hides, and the question now gives its answer in its
+        // place: focus goes there, and the page stays where the reader is
+        // (it used to jump to what the question hid, and took the answer
+        // above the screen). What was hidden follows the question.
+        look(node);
+        const verdict = node.querySelector(".predict-verdict");
+        verdict.tabIndex = -1;
+        verdict.focus({ preventScroll: true });
+        if (verdict.getBoundingClientRect().bottom > innerHeight) verdict.scrollIntoView({ block: "nearest" });
       });
       parts.push(skip);
     }
@@ -62,9 +63,14 @@ export function renderPredict(node, prompt) {
     `Opciones: ${prompt.options.map((option) => option.label).join(" · ")}. ${answerOf(prompt)}`);
 }
 
+const COUNTS = ["", "", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho"];
+
 function answerOf(prompt) {
   const right = prompt.options.filter((option) => prompt.answers.map(String).includes(String(option.value)));
-  return `Respuesta: ${right.map((option) => `«${option.label}»`).join(" o ")}. ${prompt.explanation}`;
+  const which = right.length > 2 && right.length === prompt.options.length
+    ? `cualquiera de las ${COUNTS[right.length] || right.length}` // a tie across every option
+    : right.map((option) => `«${option.label}»`).join(" o ");
+  return `Respuesta: ${which}. ${prompt.explanation}`;
 }
 
 // The right answers marked (not by colour alone: an outline and the
