@@ -1,9 +1,11 @@
 // The classroom kit, shared by both pages: share a link, go back to the
 // article's state, choose a theme, embed one panel in a course page, export
 // tables and figures, print with the state written out, and move through
-// the score tables with the keyboard. Numbers and export texts come from
-// Python; this module only moves them to the clipboard, a file or the page.
+// the score tables and the row names with the keyboard. Numbers and export
+// texts come from Python; this module only moves them to the clipboard, a
+// file or the page.
 
+import { oneTabStop } from "./render.js";
 import * as url from "./url.js";
 
 const THEME_KEY = "attention-lab-theme";
@@ -377,7 +379,7 @@ function onRowPickKey(event) {
   if (to === undefined) return;
   event.preventDefault();
   const target = picks[Math.max(0, Math.min(picks.length - 1, to))];
-  for (const pick of picks) pick.tabIndex = pick === target ? 0 : -1;
+  oneTabStop(picks, target);
   target.focus();
 }
 
@@ -398,8 +400,7 @@ function onGridKey(event) {
     const [nr, nc] = moves[event.key];
     const next = rows[Math.max(0, Math.min(rows.length - 1, nr))];
     const target = next[Math.max(0, Math.min(next.length - 1, nc))];
-    for (const cell of table.querySelectorAll("[tabindex='0']")) cell.tabIndex = -1;
-    target.tabIndex = 0;
+    oneTabStop(rows.flat(), target);
     target.focus();
   } else if ((event.key === "Enter" || event.key === " ") && item.tagName === "TD") {
     event.preventDefault();

@@ -225,6 +225,12 @@ function markOverflow(wrap) {
   }
 }
 
+/** Of `items`, only `stop` is reached by Tab (the arrow keys move among
+ *  them: classroom.js). */
+export function oneTabStop(items, stop) {
+  for (const item of items) item.tabIndex = item === stop ? 0 : -1;
+}
+
 // Tables update in place when their shape is unchanged, so CSS transitions
 // (the mask closing cell by cell) can play and focus is not lost.
 function renderTable(node, table) {
@@ -255,14 +261,14 @@ function renderTable(node, table) {
     // The grid's one tab stop is the cell the arithmetic explains.
     const cells = [...element.querySelectorAll("td")];
     const focus = cells.find((td) => td.classList.contains("focus")) || cells[0];
-    for (const td of cells) td.tabIndex = td === focus ? 0 : -1;
+    oneTabStop(cells, focus);
   } else if (node.dataset.pick && !element.contains(document.activeElement)) {
     // Row names that pick (panel 3, the mask): one tab stop per table, the
     // selected row's; ↑ and ↓ move between them (classroom.js). With
     // «todas», five tables of four would be twenty stops on the way.
     const picks = [...element.querySelectorAll(".row-pick")];
     const stop = picks[table.rows.findIndex((row) => row.selected)] || picks[0];
-    for (const pick of picks) pick.tabIndex = pick === stop ? 0 : -1;
+    oneTabStop(picks, stop);
   }
   if (!node.dataset.observed) {
     node.dataset.observed = "true";
