@@ -16,7 +16,7 @@ Rounding rules, one for the whole lab:
 from __future__ import annotations
 
 import math
-from decimal import ROUND_FLOOR, ROUND_HALF_UP, Context, Decimal
+from decimal import ROUND_FLOOR, ROUND_HALF_UP, Decimal
 
 MINUS = "\u2212"
 MASKED_TEXT = MINUS + "∞"
@@ -51,13 +51,35 @@ def _signed(negative, text):
 
 
 def fmt(x, digits=2):
-    """1.4142 -> '1,41'; -0.5 -> '−0,50'; 0.125 -> '0,13'; 3150336 (digits=0) -> '3.150.336'."""
-    value = _decimal(x)
-    # Enough precision for any float's integer part (up to 10^308).
-    context = Context(prec=max(28, value.adjusted() + digits + 3))
-    rounded = abs(value).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP,
-                                  context=context)
-    return _signed(value < 0, _spanish(rounded, digits))
+    """1.4142 -> '1,41'; -0.5 -> '−0,50'; 0.125 -> '0,13'; 3150336 (digits=0) -> '3.150.336'.
+
+    The value's 12-digit decimal (see _decimal), rounded half up with
+    integers: every number on the page goes through here, and this takes
+    half the time of the same rounding in Decimal, which
+    tests/unit/test_fidelity.py checks it against.
+    """
+    x = float(x)
+    if not math.isfinite(x):
+        raise ValueError("no se puede mostrar un número no finito: %r" % (x,))
+    # The 12-digit decimal, as _decimal's (a decimal of 12 digits is its
+    # float's shortest form): '1.41421356237', '-2.5e-07', '3e+20'.
+    text = "%.*g" % (SIGNIFICANT, x)
+    negative = text[0] == "-"
+    mantissa, _, exponent = text.lstrip("-").partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    places = len(fraction) - int(exponent or 0)  # the value is n / 10**places
+    n = int(whole + fraction)
+    if places <= digits:
+        n *= 10 ** (digits - places)
+    else:
+        unit = 10 ** (places - digits)
+        n, rest = divmod(n, unit)
+        n += 2 * rest >= unit
+    body = str(n).rjust(digits + 1, "0")
+    head, tail = body[:len(body) - digits], body[len(body) - digits:]
+    if len(head) > 3:
+        head = "{:,}".format(int(head)).replace(",", ".")
+    return (MINUS if negative and n else "") + (head + "," + tail if digits else head)
 
 
 def fmt_short(x, digits=2):

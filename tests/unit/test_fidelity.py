@@ -13,11 +13,13 @@ import json
 import math
 import re
 import sys
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lab_core import attention_lab, block_lab, scaling
 from lab_core.attention import softmax
@@ -452,6 +454,33 @@ def test_half_up_rounding_and_tiny_shares():
     assert fmt(0.125) == "0,13" and fmt(0.135) == "0,14" and fmt(-0.125) == "−0,13"
     assert fmt_shares([1048576, 2099712, 2048]) == ["33,28 %", "66,65 %", "0,07 %"]
     assert fmt_shares([10 ** 6, 1]) == ["100,0 %", "< 0,1 %"]
+
+
+def _fmt_by_decimal(x, digits):
+    """fmt's rule computed a second way, in Decimal: the 12-digit shortest
+    decimal, rounded half up, in Spanish digits."""
+    value = Decimal(repr(float("%.12g" % x)))
+    rounded = abs(value).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP,
+                                  context=Context(prec=400))
+    text = "{:,.{}f}".format(rounded, digits).replace(",", " ").replace(".", ",")
+    text = text.replace(" ", ".")
+    return ("−" if value < 0 and rounded != 0 else "") + text
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.one_of(st.floats(allow_nan=False, allow_infinity=False),
+                 st.integers(-10 ** 9, 10 ** 9).map(lambda n: n / 1000),  # ties: 0,125
+                 st.integers(-10 ** 7, 10 ** 7).map(float)),
+       st.integers(0, 8))
+def test_fmt_rounds_as_decimal_arithmetic_does(x, digits):
+    assert fmt(x, digits) == _fmt_by_decimal(x, digits)
+
+
+@pytest.mark.parametrize("x", [0.0, -0.0, 0.125, -0.125, 0.5, 2.5, 999.995, -999.995,
+                               85.30499999999999, 5e-324, 1.7976931348623157e308, 1e21])
+def test_fmt_agrees_with_decimal_at_the_edges(x):
+    for digits in range(9):
+        assert fmt(x, digits) == _fmt_by_decimal(x, digits)
 
 
 def test_static_page_text_uses_real_minus_signs():
