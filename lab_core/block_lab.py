@@ -15,7 +15,7 @@ from . import display as d
 from .didactic_block import (
     ORDER_D_MODEL, ORDER_SEED, ORDER_SENTENCE, PANELS, QUIZ, SWAPPED_ORDER,
 )
-from .memo import reads
+from .memo import frozen, reads
 from .pictures import chart, head_view, linear_axis, log_axis, series
 from .state import Key, Spec, choice_key, float_range, int_range, parse_int, permutation, vector
 from .words import fraction_words, plural
@@ -575,6 +575,7 @@ SELECTORS = ("panel",)
 def build_view(state):
     """Every panel of the block lab for one valid state."""
     view = {"lab": "block", "state": dict(state), "notices": []}
+    read = frozen(state)  # each value frozen once, for every builder's cache key
     for name, build in PARTS:
-        view[name] = build(state)
+        view[name] = build(read)
     return view

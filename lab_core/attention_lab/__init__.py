@@ -11,7 +11,7 @@ import math
 
 from .. import scaling
 from ..didactic import DEFAULT_STATE, HEADS, ROPE_DEFAULTS, SENTENCES, VOCABULARY
-from ..memo import reads
+from ..memo import frozen, reads
 from ..words import plural
 from ..state import (
     Key, Spec, choice_key, float_range, int_range, parse_float, parse_int, shown, vector,
@@ -332,6 +332,7 @@ SELECTORS = ("sentence", "mask", "head", "query", "key", "step", "panel")
 def build_view(state):
     """Every panel of the attention lab for one valid state."""
     view = {"lab": "attention", "state": dict(state), "notices": []}
+    read = frozen(state)  # each value frozen once, for every builder's cache key
     for name, build in PARTS:
-        view[name] = build(state)
+        view[name] = build(read)
     return view

@@ -2,6 +2,7 @@
 import pytest
 
 from lab_core import attention_lab, block_lab
+from lab_core import memo
 from lab_core.memo import reads
 
 
@@ -45,3 +46,35 @@ def test_cached_panels_equal_fresh_ones(lab):
         fresh = builder.uncached({k: state[k] for k in builder.keys})
         assert builder(state) == fresh
     assert lab.build_view(state) == cached
+
+
+@pytest.mark.parametrize("lab", [attention_lab, block_lab])
+def test_a_view_freezes_each_state_value_once(lab, monkeypatch):
+    # Some twenty builders key their caches on the same state: each value
+    # is frozen once for the whole view, by the first builder that reads it.
+    # (Lists only: they are the values that cost, and the only ones whose
+    # identity is their own; a 0 or a True is shared by several keys.)
+    state = lab.SPEC.default_state()
+    lists = [v for v in state.values() if isinstance(v, list)]
+    frozen = []
+    real = memo._freeze
+
+    def counting(value):
+        if any(value is v for v in lists):
+            frozen.append(id(value))
+        return real(value)
+
+    monkeypatch.setattr(memo, "_freeze", counting)
+    view = lab.build_view(state)
+    assert lists and sorted(frozen) == sorted(set(frozen)) and len(frozen) >= 2
+    monkeypatch.undo()
+    assert view == lab.build_view(state)
+
+
+def test_a_frozen_state_is_read_only_and_reads_as_its_values():
+    state = memo.frozen({"a": [1, [2, 3]], "b": 4})
+    assert memo.frozen(state) is state
+    assert dict(state) == {"a": [1, [2, 3]], "b": 4} and state.get("c") is None
+    assert state.frozen_value("a") == (1, (2, 3))
+    with pytest.raises(TypeError):
+        state["b"] = 5
