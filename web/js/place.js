@@ -85,10 +85,17 @@ export function goTo(place) {
   };
 }
 
+// The page about to be hidden or left (a phone's tab set aside, another
+// app, a link followed): the last moment to keep anything, as a phone may
+// discard a hidden tab without a word.
+export function onLeave(leaving) {
+  addEventListener("pagehide", leaving);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") leaving();
+  });
+}
+
 export function keepPlace() {
   if ("scrollRestoration" in history) history.scrollRestoration = "manual";
-  addEventListener("pagehide", save);
-  document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "hidden") save();
-  });
+  onLeave(save);
 }

@@ -10,6 +10,8 @@
 // calls flush() first, and so does the page before it is printed, hidden or
 // left.
 
+import { onLeave } from "./place.js";
+
 export const PAGE_KEYS = new Set(["runtime", "embed"]); // the page's keys, not the lab state's
 const QUIET_MS = 250;
 
@@ -74,7 +76,4 @@ document.addEventListener("focusin", (event) => {
   if (event.target.closest && event.target.closest("a[href]")) flush();
 });
 addEventListener("beforeprint", flush);
-addEventListener("pagehide", flush);
-document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "hidden") flush();
-});
+onLeave(flush);
