@@ -65,8 +65,13 @@ export function renderPredict(node, prompt) {
 
 const COUNTS = ["", "", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho"];
 
+// Whether an option's value (as text: a button's data-value) is right.
+function isAnswer(prompt, value) {
+  return prompt.answers.some((answer) => String(answer) === value);
+}
+
 function answerOf(prompt) {
-  const right = prompt.options.filter((option) => prompt.answers.map(String).includes(String(option.value)));
+  const right = prompt.options.filter((option) => isAnswer(prompt, String(option.value)));
   const which = right.length > 2 && right.length === prompt.options.length
     ? `cualquiera de las ${COUNTS[right.length] || right.length}` // a tie across every option
     : right.map((option) => `«${option.label}»`).join(" o ");
@@ -77,7 +82,7 @@ function answerOf(prompt) {
 // verdict's words), and the link to what explains them shown.
 function markAnswers(node, prompt) {
   for (const button of node.querySelectorAll(".predict-options button")) {
-    button.classList.toggle("correct", prompt.answers.map(String).includes(button.dataset.value));
+    button.classList.toggle("correct", isAnswer(prompt, button.dataset.value));
   }
   const why = node.parentElement && node.parentElement.querySelector(".why-link");
   if (why) why.hidden = false;
@@ -103,7 +108,7 @@ function revealPrediction(node, prompt) {
     for (const button of node.querySelectorAll(".predict-options button")) button.classList.remove("correct");
     return;
   }
-  const right = prompt.answers.map(String).includes(choice);
+  const right = isAnswer(prompt, choice);
   verdict.textContent = `${right ? "¡Bien visto!" : "No exactamente."} ${prompt.explanation}`;
   node.dataset.revealed = right ? "right" : "wrong";
   markAnswers(node, prompt);
