@@ -132,3 +132,38 @@ def test_a_tall_hidden_answer_is_no_long_scroll_on_a_phone(lab):
     assert not veiled and height == opened and opened > 1500, (veiled, height, opened)
     assert abs(question.evaluate(where) - before) < 1
 
+
+
+# Each question's box and the covers around it: the gap between them, and
+# whether the cover's words fit the cover (its ::after, drawn with the
+# cover's own padding: a one-line cover is as tall as one line of text).
+COVERS = """() => [...document.querySelectorAll('.predict[data-hides]')].map((question) => {
+  const box = question.getBoundingClientRect();
+  const covers = [...question.closest('section').querySelectorAll('.veiled')]
+    .filter((cover) => cover.offsetParent !== null);
+  return {
+    panel: question.closest('section').id,
+    gaps: covers.map((cover) => {
+      const at = cover.getBoundingClientRect();
+      return at.top >= box.bottom ? at.top - box.bottom : box.top - at.bottom;
+    }),
+    room: covers.map((cover) => {
+      const after = getComputedStyle(cover, '::after');
+      const line = parseFloat(after.lineHeight) || 1.2 * parseFloat(after.fontSize);
+      return cover.getBoundingClientRect().height - parseFloat(after.paddingTop) - line;
+    }),
+  };
+})"""
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_a_question_stands_apart_from_what_it_hides(lab, width):
+    # Panel 7's question sat between two covers with no space around it,
+    # and a one-line cover's words touched its bottom edge.
+    lab.page.set_viewport_size({"width": width, "height": 900})
+    lab.open(lab.base_url)
+    questions = lab.page.evaluate(COVERS)
+    assert {q["panel"] for q in questions} == {"puntuacion", "rope", "cache", "aprende"}
+    for question in questions:
+        assert question["gaps"] and min(question["gaps"]) >= 8, question
+        assert min(question["room"]) >= 4, question
