@@ -293,6 +293,7 @@ def residual_panel(state):
     return {
         "depth": depth,
         "chart": picture,
+        "scale": picture["y"]["scale"],  # the ticks' step: ×10 up to 6 decades, then more
         "layers": plural(depth, "capa"),
         "table": d.table("gradients", "Norma del gradiente que llega a la primera capa",
                          ["sin residual", "con residual"], rows, "capas"),

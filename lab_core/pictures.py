@@ -101,7 +101,12 @@ def log_axis(lo, hi, label):
         high += 1
     stride = max(1, int(math.ceil((high - low) / 6)))
     ticks = [{"value": float(p), "label": power_text(p)} for p in range(low, high + 1, stride)]
-    return {"min": float(low), "max": float(high), "log": True, "label": label, "ticks": ticks}
+    return {"min": float(low), "max": float(high), "log": True, "label": label, "ticks": ticks,
+            "scale": "Escala logarítmica: cada marca es %s veces la anterior." % _TIMES.get(
+                stride, power_text(stride))}
+
+
+_TIMES = {1: "diez", 2: "cien", 3: "mil"}  # a tick's step, in words
 
 
 def power_text(p):

@@ -132,6 +132,23 @@ def test_gradient_vanishes_without_residual_and_not_with_it():
     assert min(with_res) > 0.5
 
 
+def test_the_log_scale_caption_says_the_step_between_its_ticks():
+    # At 16 layers and more the ticks step by 10², then by 10⁴: the caption
+    # used to say «diez veces» at every depth.
+    words = {10: "diez", 100: "cien", 1000: "mil"}
+    steps = set()
+    for depth in range(1, 65):
+        panel = block_lab.residual_panel(dict(block_lab.SPEC.default_state(), depth=depth))
+        ticks = [t["value"] for t in panel["chart"]["y"]["ticks"]]
+        step = round(10 ** (ticks[1] - ticks[0]))
+        assert all(round(10 ** (b_ - a)) == step for a, b_ in zip(ticks, ticks[1:]))
+        name = words.get(step, "10" + str(round(math.log10(step))).translate(
+            str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")))
+        assert panel["scale"] == "Escala logarítmica: cada marca es %s veces la anterior." % name
+        steps.add(step)
+    assert {10, 100} <= steps and max(steps) >= 10 ** 4
+
+
 def test_gradient_norms_match_finite_differences():
     weights = b.toy_layer_weights(5, 4, 0.7, seed=2)
     x0 = np.random.RandomState(1).normal(size=4)
