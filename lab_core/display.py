@@ -273,6 +273,22 @@ def fmt_exact(x, digits=2, most=6):
     return fmt(x, most)
 
 
+def fmt_beside(values, digits=3, shown=2, most=6):
+    """Texts for numbers a sentence gives more finely than the table beside
+    it: all at the fewest decimals (digits to most) at which each text,
+    rounded by hand to `shown`, reads as the table does. −1,4748 reads
+    −1,4748, not −1,475, which a reader rounds to −1,48 where the table
+    reads −1,47; 1,99502 and 2,00498 read 1,99502 and 2,00498, not 1,995 and
+    2,005 (which a reader rounds to 2,00 and 2,01; the table: 2,00 and 2,00).
+    """
+    values = [float(v) for v in values]
+    for places in range(digits, most + 1):
+        texts = [fmt(v, places) for v in values]
+        if all(fmt(number(t), shown) == fmt(v, shown) for t, v in zip(texts, values)):
+            return texts
+    return [fmt(v, most) for v in values]
+
+
 def fmt_small(x, digits=3):
     """Like fmt, but a value that is not zero never reads as zero: 1,9·10⁻⁵
     where fmt would write 0,000 (a variance beside ε must show its size)."""

@@ -36,13 +36,16 @@ def _sign_sentence(q, k, theta, offset, score):
     """
     if offset == 0:
         return ("Con n − m = 0 los dos vectores giran lo mismo: qₘ · kₙ = q · k = %s."
-                % d.fmt(score, 3))
+                % d.fmt_beside([score])[0])
     mirrored = rope_score(q, k, 0, -offset, theta)
+    texts = d.fmt_beside([score, mirrored])
     text = ("Con n − m = %s, qₘ · kₙ = %s; con n − m = %s valdría %s"
-            % (d.fmt_signed(offset), d.fmt(score, 3), d.fmt_signed(-offset),
-               d.fmt(mirrored, 3)))
+            % (d.fmt_signed(offset), texts[0], d.fmt_signed(-offset), texts[1]))
     if not same(score, mirrored):
-        return text + ": el desplazamiento tiene signo, no es una distancia."
+        text += ": el desplazamiento tiene signo, no es una distancia."
+        if d.fmt(score) == d.fmt(mirrored):  # the table, at two decimals, cannot tell them apart
+            text += " Con dos decimales, como en la tabla, los dos se leen %s." % d.fmt(score)
+        return text
     if not q.any() or not k.any():
         return text + ": con un vector nulo el producto es 0 en cualquier posición."
     if abs(q[1] * k[0] - q[0] * k[1]) < 1e-12:
@@ -55,7 +58,7 @@ def _sign_sentence(q, k, theta, offset, score):
 
 def _shift_explanation(q, k, score, shifted, offset):
     """Why adding 1 to m and to n leaves qₘ · kₙ as it was."""
-    text = "Vale %s antes y %s después: " % (d.fmt(score, 3), d.fmt(shifted, 3))
+    text = "Vale %s antes y %s después: " % tuple(d.fmt_beside([score, shifted]))
     if not q.any() or not k.any():
         null = "q y k son nulos" if not q.any() and not k.any() else "%s es nulo" % (
             "q" if not q.any() else "k")
@@ -84,16 +87,23 @@ def _offset_chart(q, k, theta, offset):
             d.fmt_signed(-span), d.fmt_signed(span),
             "vale siempre %s" % d.fmt(min(scores)) if d.fmt(min(scores)) == d.fmt(max(scores))
             else "oscila entre %s y %s" % (d.fmt(min(scores)), d.fmt(max(scores))),
-            d.fmt_signed(offset), d.fmt(current, 3)),
+            d.fmt_signed(offset), d.fmt_beside([current])[0]),
         marker={"x": offset, "y": d.num(current), "label": "n − m = %s" % d.fmt_signed(offset)})
 
 
 def _angle_text(angle):
-    """An angle in radians, and its reduction to [0, 2π) when it is larger."""
+    """An angle in radians, and its reduction to [0, 2π) when it is larger.
+
+    The rest reads with the decimals it takes to be less than a turn and
+    more than nothing: 12,5600 is 1·2π + 6,277, not «+ 6,28» (2π itself).
+    """
     turns = angle / (2 * np.pi)
     if angle < 2 * np.pi:
         return d.fmt(angle)
-    return "%s (%s + %s)" % (d.fmt(angle), "%d·2π" % int(turns), d.fmt(angle % (2 * np.pi)))
+    rest = angle % (2 * np.pi)
+    places = next((p for p in range(2, 7) if d.fmt(rest, p) != d.fmt(2 * np.pi, p)
+                   and (rest == 0 or d.number(d.fmt(rest, p)) != 0)), 6)
+    return "%s (%s + %s)" % (d.fmt(angle), "%d·2π" % int(turns), d.fmt(rest, places))
 
 
 def _arrow(name, vector, role, moved):
@@ -123,8 +133,8 @@ def rope_panel(state):
         "angle_q": _angle_text(m * theta), "angle_k": _angle_text(n * theta),
         "q": d.fmt_vector(q), "k": d.fmt_vector(k),
         "q_m": d.fmt_vector(q_m), "k_n": d.fmt_vector(k_n),
-        "score": d.fmt(score, 3),
-        "plain_score": d.fmt(float(q @ k), 3),
+        "score": d.fmt_beside([score])[0],  # the table beside it: two decimals
+        "plain_score": d.fmt_beside([float(q @ k)])[0],
         "offset": d.fmt_signed(offset),
         "sign": _sign_sentence(q, k, theta, offset, score),
         "norms": "|q| = %s = |qₘ|; |k| = %s = |kₙ|" % (

@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lab_core import attention_lab, block_lab, scaling
+from lab_core.attention_lab.rope_panel import _angle_text as rope_angle_text
 from lab_core.attention import softmax
 from lab_core.didactic import HEADS, SENTENCES
 from lab_core.display import fmt, fmt_parts, fmt_shares, fmt_sum, signed_terms
@@ -528,15 +529,23 @@ def test_the_scaling_verdict_quotes_the_table():
     assert "dividida entre √dₖ, %s" % scaled in view["verdict"]
 
 
-def test_the_rope_sign_sentence_gives_the_true_reason():
+def rope_cases():
+    """(q, k, θ, m, n): the edge cases, then 300 drawn at random."""
     rng = np.random.RandomState(4)
     cases = [([1, 0], [2, 0], 0.5, 1, 3), ([1, 1], [2, 0], 0.0, 1, 3), ([0, 0], [1, 1], 0.5, 0, 2),
              ([1, 1], [1, 1], 0.7, 0, 4), ([1, 1], [2, 0], np.pi / 2, 0, 2),
-             ([0, 0], [0, 0], 0.5, 1, 3), ([2, 1], [0, 0], 0.5, 1, 3)]
+             ([0, 0], [0, 0], 0.5, 1, 3), ([2, 1], [0, 0], 0.5, 1, 3),
+             # A review's cases: −1,4748 (read −1,475 beside the table's −1,47),
+             # and 1,9952 / 2,0048 (1,995 / 2,005 beside 2,00 / 2,00).
+             ([1, 0], [2, 0], 1.2, 1, 3), ([1.5, 1], [0, -2], 3.14, 4, 3)]
     cases += [([int(x) for x in rng.randint(-3, 4, 2)], [int(x) for x in rng.randint(-3, 4, 2)],
                round(float(rng.uniform(0, 3.14)), 2), int(rng.randint(0, 9)), int(rng.randint(0, 9)))
               for _ in range(300)]
-    for q, k, theta, m, n in cases:
+    return cases
+
+
+def test_the_rope_sign_sentence_gives_the_true_reason():
+    for q, k, theta, m, n in rope_cases():
         view = view_of("attention", {"rope_q": q, "rope_k": k, "theta": theta, "rope_m": m,
                                      "rope_n": n})["rope"]
         sign = view["sign"]
@@ -563,6 +572,49 @@ def test_the_rope_sign_sentence_gives_the_true_reason():
             else:
                 assert "con este ángulo" in sign and abs(np.sin(offset * theta)) < 1e-6
         check_prose({"rope": view})
+
+
+def test_rope_sentences_round_as_the_table_beside_them():
+    # A sentence gives qₘ · kₙ to three or more decimals, the table to two:
+    # each sentence's number, rounded by hand to two decimals, must read as
+    # the table's cell for the same offset.
+    finer = r"(−?\d[\d.]*,\d{3,})"
+    for q, k, theta, m, n in rope_cases():
+        view = view_of("attention", {"rope_q": q, "rope_k": k, "theta": theta, "rope_m": m,
+                                     "rope_n": n})["rope"]
+        table = {row["label"]: row["cells"][0]["text"] for row in view["table"]["rows"]}
+        here = table["n − m = %s" % view["offset"]]
+        said = [view["score"], re.search("vale " + finer + r"\.$", view["chart"]["alt"]).group(1)]
+        said += re.findall(finer, view["predict"]["explanation"])
+        said += re.findall(r"qₘ · kₙ = (?:q · k = )?" + finer, view["sign"])
+        assert len(said) >= 4, view
+        for text in said:
+            assert fmt(number(text), 2) == here, (q, k, theta, m, n, text, here)
+        assert fmt(number(view["plain_score"]), 2) == table["n − m = 0"]
+        mirrored = re.search("valdría " + finer, view["sign"])
+        other = "n − m = %s" % view["offset"].replace("−", "+") if view["offset"].startswith(
+            "−") else "n − m = −%s" % view["offset"].lstrip("+")
+        if mirrored and other in table:
+            assert fmt(number(mirrored.group(1)), 2) == table[other], (q, k, theta, m, n)
+            if "tiene signo" in view["sign"] and table[other] == here:
+                assert "los dos se leen %s" % here in view["sign"]
+
+
+def test_a_turn_and_a_rest_read_as_less_than_a_turn():
+    # 12,56 rad is 1·2π + 6,2768: «+ 6,28» would read as a second whole turn.
+    assert view_of("attention", {"theta": 3.14, "rope_m": 4})["rope"]["angle_q"] == (
+        "12,56 (1·2π + 6,277)")
+    for theta in np.round(np.arange(0.01, 3.15, 0.01), 2):
+        for m in range(1, 33):
+            angle = m * theta
+            if angle < 2 * np.pi:
+                continue
+            rest = re.fullmatch(r"[\d.,]+ \((\d+)·2π \+ ([\d,]+)\)",
+                                rope_angle_text(angle))
+            turns, text = int(rest.group(1)), rest.group(2)
+            assert turns == int(angle // (2 * np.pi))
+            assert 0 < number(text) < number(fmt(2 * np.pi, len(text.split(",")[1]))), (
+                theta, m, text)
 
 
 def rope_score_for(q, k, theta, offset):
