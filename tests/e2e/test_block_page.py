@@ -89,6 +89,30 @@ def test_bad_sizes_show_a_message_beside_the_input_and_keep_the_table(lab):
     assert lab.table("Parámetros del bloque")["Atención"] == ["4.194.304", "33,3 %"]
 
 
+def test_a_refused_value_gives_way_to_the_kept_one_when_its_message_goes(lab):
+    # Cabezas = 7 is refused («Se mantiene: 8»); then d_model = 768 is
+    # applied and the message goes, while Tab has brought the focus back to
+    # Cabezas. The field read 7 beside «d_k = 96» (768 / 8).
+    open_block(lab)
+    heads = lab.page.get_by_label("Cabezas", exact=True)
+    heads.fill("7")
+    heads.press("Tab")
+    lab.settle()
+    assert text(lab.page.locator("[data-error-for='heads']")).endswith("Se mantiene: 8.")
+    d_model = lab.page.get_by_label("d_model", exact=True)
+    d_model.fill("768")
+    d_model.press("Tab")
+    lab.settle()
+    assert lab.page.evaluate("document.activeElement.id") == "ctl-heads"
+    assert text(lab.page.locator("[data-error-for='heads']")) == ""
+    assert heads.input_value() == "8" and heads.get_attribute("aria-invalid") is None
+    assert (lab.state()["d_model"], lab.state()["heads"]) == (768, 8)
+    # The field typed in keeps what is typed, while no message stands.
+    heads.fill("1")
+    lab.set(d_ff=3072)
+    assert heads.input_value() == "1"
+
+
 def test_number_fields_read_the_spanish_comma_and_step_with_the_arrows(lab):
     # A number input reads «2,5» as 25 (the comma as a thousands mark): the
     # fields are text, and Python reads what the student wrote.

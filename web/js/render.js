@@ -441,7 +441,11 @@ export function renderView(root, view, { skip = null, only = null } = {}) {
     const index = input.dataset.index;
     let text = String(index === undefined ? value : value[Number(index)]);
     if ("decimal" in input.dataset) text = text.replace(".", ","); // Spanish style
-    if (input.value !== text && document.activeElement !== input) input.value = text;
+    // The field the reader is typing in keeps what they type, unless Python
+    // refused it: the view that clears its message («Se mantiene: 8») shows
+    // the value kept, even if the reader's Tab has come back to the field.
+    const typing = document.activeElement === input && !input.hasAttribute("aria-invalid");
+    if (input.value !== text && !typing) input.value = text;
   }
 }
 
