@@ -134,36 +134,41 @@ def test_a_tall_hidden_answer_is_no_long_scroll_on_a_phone(lab):
 
 
 
-# Each question's box and the covers around it: the gap between them, and
-# whether the cover's words fit the cover (its ::after, drawn with the
-# cover's own padding: a one-line cover is as tall as one line of text).
+# Each question's box and the covers around it, as drawn (a cover is its
+# element's ::after, inset from it): the gaps between them, and the room
+# the cover's words have (the cover's height less its top padding and one
+# line: a one-line cover is about one line of text tall).
 COVERS = """() => [...document.querySelectorAll('.predict[data-hides]')].map((question) => {
   const box = question.getBoundingClientRect();
-  const covers = [...question.closest('section').querySelectorAll('.veiled')]
-    .filter((cover) => cover.offsetParent !== null);
-  return {
-    panel: question.closest('section').id,
-    gaps: covers.map((cover) => {
+  const drawn = [...question.closest('section').querySelectorAll('.veiled')]
+    .filter((cover) => cover.offsetParent !== null).map((cover) => {
       const at = cover.getBoundingClientRect();
-      return at.top >= box.bottom ? at.top - box.bottom : box.top - at.bottom;
-    }),
-    room: covers.map((cover) => {
       const after = getComputedStyle(cover, '::after');
       const line = parseFloat(after.lineHeight) || 1.2 * parseFloat(after.fontSize);
-      return cover.getBoundingClientRect().height - parseFloat(after.paddingTop) - line;
-    }),
+      const top = at.top + parseFloat(after.top);
+      const bottom = at.bottom - parseFloat(after.bottom);
+      return { top, bottom, room: bottom - top - parseFloat(after.paddingTop) - line };
+    }).sort((a, b) => a.top - b.top);
+  return {
+    panel: question.closest('section').id,
+    gaps: drawn.map((c) => c.top >= box.bottom ? c.top - box.bottom : box.top - c.bottom),
+    between: drawn.slice(1).map((c, i) => c.top - drawn[i].bottom),
+    room: drawn.map((c) => c.room),
   };
 })"""
 
 
 @pytest.mark.parametrize("width", [390, 1366])
 def test_a_question_stands_apart_from_what_it_hides(lab, width):
-    # Panel 7's question sat between two covers with no space around it,
-    # and a one-line cover's words touched its bottom edge.
+    # Panel 7's question sat between two covers with no space around it, a
+    # one-line cover's words touched its bottom edge, and the two covers
+    # below the question touched each other.
     lab.page.set_viewport_size({"width": width, "height": 900})
     lab.open(lab.base_url)
     questions = lab.page.evaluate(COVERS)
     assert {q["panel"] for q in questions} == {"puntuacion", "rope", "cache", "aprende"}
     for question in questions:
         assert question["gaps"] and min(question["gaps"]) >= 8, question
-        assert min(question["room"]) >= 4, question
+        assert min(question["room"]) >= 2, question
+        assert all(gap >= 6 for gap in question["between"]), question
+    assert any(question["between"] for question in questions)
