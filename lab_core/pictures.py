@@ -113,10 +113,11 @@ def power_text(p):
     return "1" if p == 0 else "10" + str(p).translate(SUPERSCRIPT)
 
 
-def series(name, xs, ys, style, log=False, dash=False):
-    """Points in plot coordinates (log10 of y on a log axis)."""
+def series(name, xs, ys, style, log=False, dash=False, dots=False):
+    """Points in plot coordinates (log10 of y on a log axis). dots: the values
+    exist only at the points (whole offsets), and each is drawn."""
     points = [[d.num(x), d.num(math.log10(y) if log else y)] for x, y in zip(xs, ys)]
-    return {"name": name, "style": style, "dash": dash, "points": points}
+    return {"name": name, "style": style, "dash": dash, "dots": dots, "points": points}
 
 
 def chart(title, x, y, lines, alt, marker=None, kind="line"):

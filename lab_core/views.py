@@ -105,8 +105,8 @@ position    {"heatmap": {"rows", "cols", "values" [rows][cols] (integers: each
             "wavelengths" (table), "waves" (fastest and slowest wave), "limit" (where
             the slowest goes as d_model grows),
             "shift": {"k", "error", "sine_only", "verdict"}}.
-residual    {"depth", "chart", "layers" ("12 capas"), "table", "plain", "residual",
-            "summary"}.
+residual    {"depth", "chart", "scale" (the log axis's caption: the ticks' step),
+            "layers" ("12 capas"), "table", "plain", "residual", "summary"}.
 layernorm   {"x", "mean", "var", "normalized", "gamma", "beta", "out",
             "out_mean", "out_std", "growth" (table), "growth_summary", "growth_chart"}.
 ffn         {"d_model", "d_ff", "ratio", "demo" (the fixed FFN the checks use:
@@ -121,9 +121,10 @@ quiz        [{"id", "question", "options", "answers", "explanation", "panel",
 
 Charts (pictures.chart), wherever they appear ("chart", "growth_chart"):
   {"title", "kind" ("line" | "bars"), "x", "y": {"min", "max", "log", "label",
-   "ticks": [{"value", "label"}]}, "series": [{"name", "style", "dash",
-   "points": [[x, y]]}], "marker": null | {"x", "y", "label"}, "alt"}; plot
-  coordinates (log10 on a log axis): the page only maps them to pixels.
+   "ticks": [{"value", "label"}], and on a log axis "scale" (its caption)},
+   "series": [{"name", "style", "dash", "dots" (values only at the points: each
+   drawn), "points": [[x, y]]}], "marker": null | {"x", "y", "label"}, "alt"};
+  plot coordinates (log10 on a log axis): the page only maps them to pixels.
 
 Measured differences that should vanish read "< 10⁻¹²" (display.fmt_error).
 Every sentence that states a conclusion is built from the numbers it talks

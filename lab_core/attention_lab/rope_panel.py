@@ -81,7 +81,7 @@ def _offset_chart(q, k, theta, offset):
     current = scores[offsets.index(offset)]  # the marker sits on the curve
     return chart(
         "qₘ · kₙ según n − m", linear_axis(-span, span, "n − m"),
-        linear_axis(-limit, limit, "qₘ · kₙ"), [series("qₘ · kₙ", offsets, scores, 0)],
+        linear_axis(-limit, limit, "qₘ · kₙ"), [series("qₘ · kₙ", offsets, scores, 0, dots=True)],
         "La puntuación qₘ · kₙ para desplazamientos n − m de %s a %s: %s; en el desplazamiento "
         "actual, %s, vale %s." % (
             d.fmt_signed(-span), d.fmt_signed(span),

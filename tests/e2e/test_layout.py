@@ -172,3 +172,37 @@ def test_a_question_stands_apart_from_what_it_hides(lab, width):
         assert min(question["room"]) >= 2, question
         assert all(gap >= 6 for gap in question["between"]), question
     assert any(question["between"] for question in questions)
+
+
+CHART_TEXT = """() => [...document.querySelectorAll('svg.chart')].flatMap((svg) => {
+  const width = svg.viewBox.baseVal.width;
+  return [...svg.querySelectorAll('text')].map((t) => {
+    const box = t.getBBox();  // in the chart's own units, before any rotation
+    const along = t.getAttribute('transform') ? [box.y, box.y + box.height] : [box.x, box.x + box.width];
+    return { text: t.textContent, from: along[0], to: along[1], width,
+             rotated: Boolean(t.getAttribute('transform')) };
+  });
+})"""
+
+
+@pytest.mark.parametrize("query", ["bloque.html?depth=64", "bloque.html?depth=45", "?theta=3.14"])
+def test_chart_labels_are_never_cut(lab, query):
+    # At 64 layers LayerNorm's axis reads «300.000.000»: it was cut to
+    # «0.000.000» at the chart's left edge.
+    lab.page.set_viewport_size({"width": 390, "height": 844})
+    page, _, search = query.partition("?")
+    lab.open(lab.base_url + page, "?" + search)
+    texts = lab.page.evaluate(CHART_TEXT)
+    assert len(texts) > 20
+    for label in texts:
+        if not label["rotated"]:
+            assert 0 <= label["from"] and label["to"] <= label["width"], label
+
+
+def test_the_rope_curve_shows_its_values_as_points(lab):
+    # Only whole offsets exist: each is a point; a line alone at θ = 2,5
+    # read as a jagged curve.
+    lab.open(lab.base_url, "?theta=2.5")
+    points = lab.page.locator("#rope svg.chart circle.point").count()
+    view = lab.page.evaluate("() => JSON.parse(window.py_view_data).view")
+    assert points == len(view["rope"]["chart"]["series"][0]["points"]) == 25

@@ -247,26 +247,29 @@ export function renderChart(node, chart) {
     return;
   }
   const { x, y } = chart;
-  const px = (v) => PAD.left + ((v - x.min) / (x.max - x.min)) * (W - PAD.left - PAD.right);
+  // Room on the left for the longest y label (10 px digits, about 5,8 px
+  // each, beside the axis's own rotated label): «300.000.000» was cut.
+  const left = Math.max(PAD.left, 26 + Math.ceil(5.8 * Math.max(0, ...y.ticks.map((t) => t.label.length))));
+  const px = (v) => left + ((v - x.min) / (x.max - x.min)) * (W - left - PAD.right);
   const py = (v) => H - PAD.bottom - ((v - y.min) / (y.max - y.min)) * (H - PAD.top - PAD.bottom);
   const svg = svgElement("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": chart.alt,
     class: "chart" });
-  svg.append(svgElement("line", { x1: PAD.left, y1: py(y.min), x2: W - PAD.right, y2: py(y.min), class: "axis" }));
-  svg.append(svgElement("line", { x1: PAD.left, y1: PAD.top, x2: PAD.left, y2: py(y.min), class: "axis" }));
+  svg.append(svgElement("line", { x1: left, y1: py(y.min), x2: W - PAD.right, y2: py(y.min), class: "axis" }));
+  svg.append(svgElement("line", { x1: left, y1: PAD.top, x2: left, y2: py(y.min), class: "axis" }));
   for (const tick of x.ticks) {
     svg.append(svgElement("line", { x1: px(tick.value), y1: py(y.min), x2: px(tick.value), y2: py(y.min) + 4, class: "axis" }));
     svg.append(svgElement("text", { x: px(tick.value), y: py(y.min) + 15, "text-anchor": "middle", class: "tick" }, tick.label));
   }
   for (const tick of y.ticks) {
-    svg.append(svgElement("line", { x1: PAD.left, y1: py(tick.value), x2: W - PAD.right, y2: py(tick.value), class: "grid" }));
-    svg.append(svgElement("text", { x: PAD.left - 5, y: py(tick.value) + 4, "text-anchor": "end", class: "tick" }, tick.label));
+    svg.append(svgElement("line", { x1: left, y1: py(tick.value), x2: W - PAD.right, y2: py(tick.value), class: "grid" }));
+    svg.append(svgElement("text", { x: left - 5, y: py(tick.value) + 4, "text-anchor": "end", class: "tick" }, tick.label));
   }
-  svg.append(svgElement("text", { x: (PAD.left + W - PAD.right) / 2, y: H - 6, "text-anchor": "middle", class: "axis-label" }, x.label));
+  svg.append(svgElement("text", { x: (left + W - PAD.right) / 2, y: H - 6, "text-anchor": "middle", class: "axis-label" }, x.label));
   svg.append(svgElement("text", { x: 12, y: PAD.top + (H - PAD.top - PAD.bottom) / 2, "text-anchor": "middle",
     transform: `rotate(-90 12 ${PAD.top + (H - PAD.top - PAD.bottom) / 2})`, class: "axis-label" }, y.label));
   for (const series of chart.series) {
     if (chart.kind === "bars") {
-      const width = Math.max(6, (W - PAD.left - PAD.right) / (series.points.length * 2.5));
+      const width = Math.max(6, (W - left - PAD.right) / (series.points.length * 2.5));
       for (const [vx, vy] of series.points) {
         svg.append(svgElement("rect", { x: px(vx) - width / 2, y: py(vy), width, height: Math.max(0, py(y.min) - py(vy)),
           class: `bar series-${series.style}` }));
@@ -276,7 +279,10 @@ export function renderChart(node, chart) {
         class: `series series-${series.style}` });
       if (series.dash) line.setAttribute("stroke-dasharray", "6 4");
       svg.append(line);
-      if (series.points.length <= 16) { // few points: each one drawn, so one point still shows
+      // Few points, or values that exist only at the points (RoPE's whole
+      // offsets): each one drawn, so one point still shows, and a line
+      // between two is not read as values in between.
+      if (series.points.length <= 16 || series.dots) {
         for (const [vx, vy] of series.points) {
           svg.append(svgElement("circle", { cx: px(vx), cy: py(vy), r: 2.5, class: `point series-${series.style}` }));
         }
