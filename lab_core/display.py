@@ -152,9 +152,15 @@ def fmt_sum(parts, total, digits=2, most=6):
         texts = [fmt(v, places) for v in values]
         if sum(number(t) for t in texts[:-1]) != number(texts[-1]):
             continue
-        if all(fmt(number(t), digits) == fmt(v, digits) for t, v in zip(texts, values)):
+        if _read_as_rounded(texts, values, digits):
             return texts[:-1], texts[-1], "="
     return [fmt(v, most) for v in parts], fmt(total, most), "≈"
+
+
+def _read_as_rounded(texts, values, digits):
+    """Whether each text, rounded by hand to `digits`, reads as its value
+    does at `digits` (as a table beside it shows it)."""
+    return all(fmt(number(t), digits) == fmt(v, digits) for t, v in zip(texts, values))
 
 
 def signed_terms(texts):
@@ -284,7 +290,7 @@ def fmt_beside(values, digits=3, shown=2, most=6):
     values = [float(v) for v in values]
     for places in range(digits, most + 1):
         texts = [fmt(v, places) for v in values]
-        if all(fmt(number(t), shown) == fmt(v, shown) for t, v in zip(texts, values)):
+        if _read_as_rounded(texts, values, shown):
             return texts
     return [fmt(v, most) for v in values]
 

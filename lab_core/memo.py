@@ -39,7 +39,7 @@ def _thaw(value):
     return [_thaw(v) for v in value] if isinstance(value, tuple) else value
 
 
-class Frozen(Mapping):
+class FrozenState(Mapping):
     """A state, read-only, that keeps the frozen form of each value read."""
 
     __slots__ = ("_values", "_frozen")
@@ -67,14 +67,14 @@ class Frozen(Mapping):
 
 def frozen(state):
     """The state as builders read it, each value frozen at most once."""
-    return state if isinstance(state, Frozen) else Frozen(state)
+    return state if isinstance(state, FrozenState) else FrozenState(state)
 
 
 def reads(*keys, maxsize=16):
     def decorate(build):
         @functools.lru_cache(maxsize=maxsize)
         def cached(key):
-            return build(Frozen({name: _thaw(value) for name, value in key}, key))
+            return build(FrozenState({name: _thaw(value) for name, value in key}, key))
 
         @functools.wraps(build)
         def run(state):
