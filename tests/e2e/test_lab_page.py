@@ -316,6 +316,57 @@ def test_a_scroll_draws_only_the_stale_panels_it_brings_near_the_screen(lab):
     lab.page.wait_for_function("() => { %s return read('puntuacion') !== window.__before; }" % READ)
 
 
+# The vector editor's shown table: its head, and the name of its first field.
+EDITOR = """const editor = () => {
+  const box = document.querySelector('#cabezas .vectors .vec-table-box:not([hidden])');
+  return box.dataset.head + ' ' + box.querySelector('input').getAttribute('aria-label');
+};"""
+
+
+def test_the_vector_editor_below_the_heads_is_drawn_once_near_the_screen(lab):
+    # Laying out the editor's fields again was the largest part of a change
+    # of head: under the heads' tables and off screen, it is drawn a moment
+    # later (data-later, offscreen.js), unless it holds the focus; a scroll
+    # that brings it near draws it.
+    lab.open(lab.base_url)
+    scroll_to(lab.page, "cabezas")
+    seen = lab.page.evaluate("""async () => {
+      %s
+      %s
+      const below = document.querySelector('#cabezas .vectors').getBoundingClientRect().top > innerHeight;
+      const before = editor();
+      await window.lab.set({head: 'finanzas'});
+      const heads = document.querySelector('#cabezas .blocks h3').textContent;
+      const stale = editor() === before;
+      await idle();
+      return {below, before, heads, stale, after: editor()};
+    }""" % (EDITOR, IDLE))
+    assert seen["below"] and seen["stale"]
+    assert seen["heads"] == "pista financiera"
+    assert seen["before"].startswith("lugar ") and seen["after"].startswith("finanzas ")
+    # A field of the editor holds the focus (off screen still): drawn with the change.
+    focused = lab.page.evaluate("""async () => {
+      %s
+      const field = document.querySelector('#cabezas .vectors input');
+      field.focus({preventScroll: true});
+      const below = field.getBoundingClientRect().top > innerHeight;
+      await window.lab.set({head: 'anterior'});
+      return {below, shown: editor()};
+    }""" % EDITOR)
+    assert focused["below"] and focused["shown"].startswith("anterior ")
+    # A scroll brings it near: drawn.
+    stale = lab.page.evaluate("""async () => {
+      %s
+      document.activeElement.blur();
+      await window.lab.set({head: 'lugar'});
+      const stale = editor().startsWith('anterior ');
+      document.querySelector('#cabezas .vectors').scrollIntoView({block: 'center'});
+      return stale;
+    }""" % EDITOR)
+    assert stale
+    lab.page.wait_for_function("() => { %s return editor().startsWith('lugar '); }" % EDITOR)
+
+
 def test_home_and_end_land_at_the_edges_of_the_page(lab):
     # Panels off screen keep the height they last had; those a change drew
     # there take their new one as the browser's scroll renders them, and

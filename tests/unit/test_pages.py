@@ -74,14 +74,16 @@ def test_a_missing_partial_stops_the_build(tmp_path):
 
 class Elements(HTMLParser):
     """A page's elements as (attributes, inside a <template>?, the id of the
-    panel they are in or None), in order."""
+    panel they are in or None), in order; `scoped` says, for each, whether it
+    is inside an element that draws its children from a scope of its own
+    (data-render «each» or «with»)."""
 
     VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
             "source", "track", "wbr"}
 
     def __init__(self, text):
         super().__init__()
-        self.found, self.open = [], []
+        self.found, self.scoped, self.open, self.scopes = [], [], [], []
         self.feed(text)
 
     def handle_starttag(self, tag, attrs):
@@ -89,13 +91,17 @@ class Elements(HTMLParser):
         panels = [panel for _, panel in self.open if panel]
         self.found.append((attrs, any(t == "template" for t, _ in self.open),
                            panels[-1] if panels else None))
+        self.scoped.append(any(self.scopes))
         if tag not in self.VOID:
             panel = tag == "section" and "panel" in (attrs.get("class") or "").split()
             self.open.append((tag, attrs.get("id") if panel else None))
+            self.scopes.append(attrs.get("data-render") in ("each", "with"))
 
     def handle_endtag(self, tag):
-        while self.open and self.open.pop()[0] != tag:
-            pass
+        while self.open:
+            self.scopes.pop()
+            if self.open.pop()[0] == tag:
+                break
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -125,3 +131,25 @@ def test_a_question_hides_only_parts_of_its_own_panel(page):
             first = selector.split()[0]
             assert first.startswith("#"), selector
             assert first[1:] == panel or panel_of.get(first[1:]) == panel, (page, selector)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_block_drawn_later_draws_from_the_view_itself(page):
+    # offscreen.js may leave a block marked data-later for a moment later,
+    # and draws it alone from the whole view: so it draws (data-render), sits
+    # in a panel, and is in no scope of its own (a template's copy, an
+    # «each» item, a «with» block), where its source would mean another thing.
+    parsed = Elements(assemble(ROOT / "web" / page))
+    later = [(attrs, drawn, panel, scoped)
+             for (attrs, drawn, panel), scoped in zip(parsed.found, parsed.scoped)
+             if "data-later" in attrs]
+    for attrs, drawn, panel, scoped in later:
+        assert attrs.get("data-render") and attrs.get("data-source"), attrs
+        assert panel and not drawn and not scoped, attrs
+    names = [(panel, attrs["data-render"]) for attrs, _, panel, _ in later]
+    assert names == ([("cabezas", "vectors")] if page == "index.html" else [])
+    # The parser sees scopes: panel 3's heads are drawn inside «each».
+    if page == "index.html":
+        sources = {attrs.get("data-source"): scoped
+                   for (attrs, _, _), scoped in zip(parsed.found, parsed.scoped)}
+        assert sources["heads.heads"] is False and sources["label"] is True

@@ -65,7 +65,7 @@ let painted = null; // the first paint: a Promise of whether a prepared view is 
 let place = savedPlace();
 let placeAgain = null; // once Python's own view is drawn (place.js)
 let paintedPrepared = false;
-let later = null; // the panels a change left for a moment later (offscreen.js)
+let later = null; // the parts a change left for a moment later (offscreen.js)
 const pageNotices = []; // about page keys (runtime), not the lab state
 let ready;
 let settleReady;
@@ -163,7 +163,7 @@ function show(next, from, { scrollToPanel = false, change = false } = {}) {
     placeAgain = null;
     performance.mark("lab:confirmed"); // Python's own view is on screen
     skipOffScreen(root);
-    later = new Later(root, (panel) => renderView(root, view, { only: panel }),
+    later = new Later(root, (part) => renderView(root, view, { only: part }),
       () => settling.check(), chrome.onBarCover);
   }
   return true;

@@ -21,6 +21,8 @@
 import { onReaderMove } from "./place.js";
 
 const PANELS = ":scope > section.panel";
+const PANELS_ONLY = "section.panel";
+const LATER = ":scope > section.panel [data-later]";
 const BLOCKS = ":scope > section.panel > *, :scope > section.panel .blocks > *";
 const TALL = 160; // px: below this a block costs little to render, and is left alone
 
@@ -96,7 +98,12 @@ function keepEdges() {
 // work they cause) was most of what a change cost. So a change draws, with
 // its frame, the panels on screen, the panel it moves to and the one holding
 // the focus; the others are drawn a moment later, one per task after that
-// frame. The reader's next move draws what is left at once, before the
+// frame. So does a block marked data-later inside a panel drawn now: panel
+// 3's vector editor, under the heads' tables, whose fields (36 a head, 108
+// with «todas») the browser laid out again on every change of head. Left
+// for later while off screen, it cut the main thread's time a change of head
+// takes by a quarter. (Panel 3's concatenation, left for later, cost more
+// than it saved: it stayed in the page under one head, not hidden.) The reader's next move draws what is left at once, before the
 // browser acts on it: a key or a pointer pressed (before focus moves or a
 // link is followed), a focus that arrives anyway, a print. A scroll draws
 // the panels it brings within half a screen of the view (as far ahead as
@@ -123,6 +130,8 @@ export class Later {
     this.timer = null;
     if (!("IntersectionObserver" in window)) return; // then every change draws all
     this.panels = [...root.querySelectorAll(PANELS)];
+    this.blocks = [...root.querySelectorAll(LATER)];
+    this.parts = [...this.panels, ...this.blocks];
     // What the sticky bar covers is not on screen. A page scrolled to a
     // panel keeps the end of the one above under the bar; with «todas» the
     // heads, that one grows by three heads' tables the reader cannot see.
@@ -147,7 +156,7 @@ export class Later {
     this.watch(new Set(), "50% 0px");
   }
 
-  // An observer that keeps in `seen` the panels within `rootMargin` of the
+  // An observer that keeps in `seen` the parts within `rootMargin` of the
   // screen, and draws the stale ones as they arrive.
   watch(seen, rootMargin) {
     const observer = new IntersectionObserver((entries) => {
@@ -156,10 +165,10 @@ export class Later {
         else seen.delete(entry.target);
       }
       if (seen === this.onScreen) this.watching = true;
-      const arrived = [...this.stale].filter((panel) => seen.has(panel));
+      const arrived = [...this.stale].filter((part) => seen.has(part));
       if (arrived.length) this.drawNow(arrived);
     }, { rootMargin });
-    for (const panel of this.panels) observer.observe(panel);
+    for (const part of this.parts) observer.observe(part);
     return observer;
   }
 
@@ -167,15 +176,19 @@ export class Later {
     return this.stale.size > 0;
   }
 
-  // The panels a change may leave for later (null: draw them all now). What
-  // is on screen is what the observer saw at the last frame: reading the
-  // layout here would force one (the last change's, not yet drawn), and
-  // cost more than the drawing it saves.
+  // The parts a change may leave for later (null: draw them all now): the
+  // panels off screen, and the marked blocks off screen in the panels that
+  // are drawn now. What is on screen is what the observer saw at the last
+  // frame: reading the layout here would force one (the last change's, not
+  // yet drawn), and cost more than the drawing it saves.
   far(keep) {
     if (!this.watching) return null;
     const focus = document.activeElement;
-    return new Set(this.panels.filter((panel) => !this.onScreen.has(panel) &&
-      panel.id !== keep && !panel.contains(focus)));
+    const away = (part) => !this.onScreen.has(part) && !part.contains(focus);
+    const panels = this.panels.filter((panel) => panel.id !== keep && away(panel));
+    const blocks = this.blocks.filter((block) => away(block) &&
+      !panels.includes(block.closest("section.panel")) && block.closest("section.panel").id !== keep);
+    return new Set([...panels, ...blocks]);
   }
 
   // A view was drawn, all but `skipped` (a Set, or null: all of it).
@@ -196,10 +209,14 @@ export class Later {
     this.schedule();
   }
 
-  drawNow(panels) {
-    for (const panel of panels) {
-      this.stale.delete(panel);
-      this.draw(panel);
+  // A panel drawn is drawn whole: its blocks left for later are done too.
+  drawNow(parts) {
+    for (const part of parts) {
+      if (!this.stale.delete(part)) continue; // drawn with its panel already
+      if (part.matches(PANELS_ONLY)) {
+        for (const block of this.blocks) if (part.contains(block)) this.stale.delete(block);
+      }
+      this.draw(part);
     }
     if (!this.pending) this.done();
   }
@@ -219,8 +236,8 @@ export class Later {
     const next = () => {
       this.timer = null;
       if (this.held || !this.pending) return;
-      const [panel] = this.stale;
-      this.drawNow([panel]);
+      const [part] = this.stale;
+      this.drawNow([part]);
       if (this.pending) this.timer = setTimeout(next);
     };
     const start = () => {

@@ -400,15 +400,18 @@ function renderNode(node, scope) {
   }
 }
 
-function renderChildren(node, scope) {
-  for (const target of targetsOf(node)) renderNode(target, scope);
+// `skip`: parts not to draw this time (see renderView).
+function renderChildren(node, scope, skip = null) {
+  for (const target of targetsOf(node)) {
+    if (!skip || !skip.has(target)) renderNode(target, scope);
+  }
 }
 
 // An element that may or may not draw itself, and what draws inside it.
-function renderTree(node, scope) {
+function renderTree(node, scope, skip = null) {
   const name = node.dataset.render;
   if (name) renderNode(node, scope);
-  if (!name || name === "flag") renderChildren(node, scope);
+  if (!name || name === "flag") renderChildren(node, scope, skip);
 }
 
 // Elements of the page's HTML under `scope` (never drawn: a unit test checks
@@ -422,12 +425,13 @@ function pageElements(scope, selector) {
   return lists.get(selector);
 }
 
-// `skip`: children of root not to draw this time (the panels off screen:
-// main.js and offscreen.js draw them a moment later); `only`: the one child
-// to draw (one of those).
+// `skip`: parts not to draw this time (those off screen: main.js and
+// offscreen.js draw them a moment later): children of root (panels), or
+// drawing elements inside a panel that are marked data-later (their source
+// a field of the view itself); `only`: the one part to draw (one of those).
 export function renderView(root, view, { skip = null, only = null } = {}) {
   for (const child of only ? [only] : root.children) {
-    if (child.tagName !== "TEMPLATE" && !(skip && skip.has(child))) renderTree(child, view);
+    if (child.tagName !== "TEMPLATE" && !(skip && skip.has(child))) renderTree(child, view, skip);
   }
   const scope = only || root;
   for (const node of pageElements(scope, ".predict[data-hides]")) {
