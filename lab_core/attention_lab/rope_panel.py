@@ -112,7 +112,9 @@ def _arrow(name, vector, role, moved):
             "moved": moved, "null": not np.any(vector)}
 
 
-@reads("theta", "rope_m", "rope_n", "rope_q", "rope_k")
+# θ moves by 0,01 on its slider: 64 panels keep a sweep and the way back
+# (16 kept none of a sweep of 30).
+@reads("theta", "rope_m", "rope_n", "rope_q", "rope_k", maxsize=64)
 def rope_panel(state):
     theta, m, n = state["theta"], state["rope_m"], state["rope_n"]
     q, k = np.array(state["rope_q"]), np.array(state["rope_k"])

@@ -78,3 +78,17 @@ def test_a_frozen_state_is_read_only_and_reads_as_its_values():
     assert state.frozen_value("a") == (1, (2, 3))
     with pytest.raises(TypeError):
         state["b"] = 5
+
+
+def test_the_rope_panel_keeps_a_sweep_of_the_slider():
+    # θ moves in steps of 0,01: a reader sweeping the slider back over the
+    # values just seen (the bench cycles 30) gets them from the cache; with
+    # 16 kept, a sweep of 30 recomputed every one.
+    from lab_core.attention_lab.rope_panel import rope_panel
+    state = attention_lab.SPEC.default_state()
+    thetas = [round(0.05 * i, 2) for i in range(1, 61)]
+    first = [rope_panel(dict(state, theta=theta)) for theta in thetas]
+    again = [rope_panel(dict(state, theta=theta)) for theta in thetas]
+    assert all(a is b for a, b in zip(first, again))
+    assert first[0] != first[1]  # another θ, another panel
+    assert first[0] == rope_panel.uncached(dict(state, theta=thetas[0]))
