@@ -68,6 +68,7 @@ def test_edit_a_vector_and_read_the_new_score(lab):
     second.press("Tab")
     lab.settle()
     assert lab.state()["vec"] == {"lugar.parque.k": [3, 0.5]}
+    assert second.get_attribute("aria-invalid") is None and text(lab.page.locator("#err-vec")) == ""
     lab.page.get_by_role("button", name="Restablecer los vectores de «pista de lugar»").click()
     lab.settle()
     assert lab.state()["vec"] == {} and lab.cell("Puntuaciones", "banco", "parque") == "1,41"

@@ -115,7 +115,7 @@ function onVector(event) {
   if (!input || !lab.state()) return;
   const name = input.dataset.vec;
   const pair = [0, 1].map((i) => document.querySelector(`input[data-vec="${name}"][data-index="${i}"]`).value);
-  lab.set({ vec: { ...lab.state().vec, [name]: pair } }).catch(() => input.setAttribute("aria-invalid", "true"));
+  lab.set({ vec: { ...lab.state().vec, [name]: pair } }).catch(() => markInvalid(input));
 }
 
 // Clicking a score cell explains it: (row, column) -> (query, key). (The
@@ -268,6 +268,14 @@ function stopPlaying() {
 
 // A rejected value's message goes beside its control when the page has a
 // place for it (and the control is marked invalid), else into the notices.
+// What holds one is kept, so that clearing (on every change Python applies)
+// touches only that, and searches no page.
+const holding = new Set();
+
+function markInvalid(input) {
+  input.setAttribute("aria-invalid", "true");
+  holding.add(input);
+}
 
 export function showError(result) {
   const spot = result.key && document.querySelector(`[data-error-for="${CSS.escape(result.key)}"]`);
@@ -276,9 +284,8 @@ export function showError(result) {
     return;
   }
   spot.textContent = `${result.error}.`;
-  for (const input of document.querySelectorAll(`[data-key="${CSS.escape(result.key)}"]`)) {
-    input.setAttribute("aria-invalid", "true");
-  }
+  holding.add(spot);
+  for (const input of document.querySelectorAll(`[data-key="${CSS.escape(result.key)}"]`)) markInvalid(input);
   const field = document.activeElement;
   keepInView(spot, field && field.matches("input, select, textarea") ? field : null);
 }
@@ -298,6 +305,9 @@ function keepInView(spot, field) {
 }
 
 export function clearErrors() {
-  for (const spot of document.querySelectorAll("[data-error-for]")) spot.textContent = "";
-  for (const input of document.querySelectorAll("[aria-invalid]")) input.removeAttribute("aria-invalid");
+  for (const element of holding) {
+    if (element.hasAttribute("data-error-for")) element.textContent = "";
+    else element.removeAttribute("aria-invalid");
+  }
+  holding.clear();
 }
