@@ -147,7 +147,8 @@ def test_a_block_drawn_later_draws_from_the_view_itself(page):
         assert attrs.get("data-render") and attrs.get("data-source"), attrs
         assert panel and not drawn and not scoped, attrs
     names = [(panel, attrs["data-render"]) for attrs, _, panel, _ in later]
-    assert names == ([("cabezas", "vectors")] if page == "index.html" else [])
+    assert names == ([("puntuacion", "head-view"), ("puntuacion", "each"), ("cabezas", "vectors")]
+                     if page == "index.html" else [])
     # The parser sees scopes: panel 3's heads are drawn inside «each».
     if page == "index.html":
         sources = {attrs.get("data-source"): scoped

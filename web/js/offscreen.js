@@ -98,12 +98,13 @@ function keepEdges() {
 // work they cause) was most of what a change cost. So a change draws, with
 // its frame, the panels on screen, the panel it moves to and the one holding
 // the focus; the others are drawn a moment later, one per task after that
-// frame. So does a block marked data-later inside a panel drawn now: panel
-// 3's vector editor, under the heads' tables, whose fields (36 a head, 108
-// with «todas») the browser laid out again on every change of head. Left
-// for later while off screen, it cut the main thread's time a change of head
-// takes by a quarter. (Panel 3's concatenation, left for later, cost more
-// than it saved: it stayed in the page under one head, not hidden.) The reader's next move draws what is left at once, before the
+// frame. So does a block marked data-later inside a panel drawn now, while
+// off screen: panel 3's vector editor, under the heads' tables, whose
+// fields (36 a head, 108 with «todas») the browser laid out again on every
+// change of head (left for later, a quarter of the main thread's time a
+// change of head takes); panel 2's head view and a cell's arithmetic, under
+// its tables. (Panel 3's concatenation, left for later, cost more than it
+// saved: it stayed in the page under one head, not hidden.) The reader's next move draws what is left at once, before the
 // browser acts on it: a key or a pointer pressed (before focus moves or a
 // link is followed), a focus that arrives anyway, a print. A scroll draws
 // the panels it brings within half a screen of the view (as far ahead as
