@@ -21,7 +21,6 @@
 import { onReaderMove } from "./place.js";
 
 const PANELS = ":scope > section.panel";
-const PANELS_ONLY = "section.panel";
 const LATER = ":scope > section.panel [data-later]";
 const BLOCKS = ":scope > section.panel > *, :scope > section.panel .blocks > *";
 const TALL = 160; // px: below this a block costs little to render, and is left alone
@@ -104,15 +103,15 @@ function keepEdges() {
 // change of head (left for later, a quarter of the main thread's time a
 // change of head takes); panel 2's head view and a cell's arithmetic, under
 // its tables. (Panel 3's concatenation, left for later, cost more than it
-// saved: it stayed in the page under one head, not hidden.) The reader's next move draws what is left at once, before the
-// browser acts on it: a key or a pointer pressed (before focus moves or a
-// link is followed), a focus that arrives anyway, a print. A scroll draws
-// the panels it brings within half a screen of the view (as far ahead as
-// the browser renders a skipped part), from an observer: it reports after
-// the frame, and reads no layout of its own. While a request
-// is with Python they wait, since its reply draws them anyway, from the newer
-// view (a slider dragged draws them once, when it stops). main.js keeps
-// <body data-busy> until all are drawn.
+// saved: it stayed in the page under one head, not hidden.) The reader's
+// next move draws what is left at once, before the browser acts on it: a
+// key or a pointer pressed (before focus moves or a link is followed), a
+// focus that arrives anyway, a print. A scroll draws the parts it brings
+// within half a screen of the view (as far ahead as the browser renders a
+// skipped part), from an observer: it reports after the frame, and reads
+// no layout of its own. While a request is with Python they wait, since its
+// reply draws them anyway, from the newer view (a slider dragged draws them
+// once, when it stops). main.js keeps <body data-busy> until all are drawn.
 const AFTER_FRAME = -1; // Later.timer while waiting for the frame
 const NO_FRAME_MS = 100;
 
@@ -187,8 +186,10 @@ export class Later {
     const focus = document.activeElement;
     const away = (part) => !this.onScreen.has(part) && !part.contains(focus);
     const panels = this.panels.filter((panel) => panel.id !== keep && away(panel));
-    const blocks = this.blocks.filter((block) => away(block) &&
-      !panels.includes(block.closest("section.panel")) && block.closest("section.panel").id !== keep);
+    const blocks = this.blocks.filter((block) => {
+      const panel = block.closest("section.panel");
+      return panel.id !== keep && !panels.includes(panel) && away(block);
+    });
     return new Set([...panels, ...blocks]);
   }
 
@@ -214,7 +215,7 @@ export class Later {
   drawNow(parts) {
     for (const part of parts) {
       if (!this.stale.delete(part)) continue; // drawn with its panel already
-      if (part.matches(PANELS_ONLY)) {
+      if (this.panels.includes(part)) {
         for (const block of this.blocks) if (part.contains(block)) this.stale.delete(block);
       }
       this.draw(part);
