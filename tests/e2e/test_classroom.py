@@ -259,6 +259,21 @@ def test_a_head_view_downloads_with_its_words_and_its_paper(lab):
     assert re.search(r'<rect [^>]*fill="rgb\(\d+, \d+, \d+\)"', svg)
     assert svg.count("<line") == lab.page.locator("#puntuacion .headview line").count() > 0
     assert "style=" not in svg
+    # A press right after a change (still on its way to Python) saves the
+    # figure of that change, not the one it replaces.
+    lines = svg.count("<line")
+    with lab.page.expect_download() as info:
+        lab.page.evaluate("""() => {
+          window.lab.set({head: 'all'});
+          document.querySelector('#puntuacion .hv-figure .figure-download').click();
+        }""")
+    early = open(info.value.path(), encoding="utf-8").read()
+    lab.settle()
+    assert lab.state()["head"] == "all"
+    with lab.page.expect_download() as info:
+        lab.page.locator("#puntuacion .hv-figure").get_by_role("button", name="Descargar la figura").click()
+    settled = open(info.value.path(), encoding="utf-8").read()
+    assert early == settled and early.count("<line") > lines
     # A chart with several lines keeps its key (HTML under it on the page).
     with lab.page.expect_download() as info:
         lab.page.locator("#aprende figure[data-figure='perdida-entrenamiento']").get_by_role(

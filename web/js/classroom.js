@@ -348,7 +348,8 @@ function onClick(event) {
   } else if (act === "export-format") {
     exportAction(target);
   } else if (act === "figure") {
-    downloadFigure(target.closest("figure"));
+    // A change on its way (a head chosen just before) is in the file too.
+    lab.settled().then(() => downloadFigure(target.closest("figure")));
   } else if (act === "close") {
     target.closest("dialog").close();
   }
