@@ -367,6 +367,33 @@ def test_the_vector_editor_below_the_heads_is_drawn_once_near_the_screen(lab):
     lab.page.wait_for_function("() => { %s return editor().startsWith('lugar '); }" % EDITOR)
 
 
+def test_a_part_the_change_itself_brings_on_screen_is_drawn_in_that_frame(lab):
+    # From «todas» to one head, panel 3 shrinks and pulls the vector editor
+    # (left for later while under the heads) up into view. The observer
+    # would tell only after that frame; the page reads the change's layout
+    # just before it and draws the editor there: never one frame stale.
+    lab.open(lab.base_url, "?head=all")
+    lab.settle()
+    lab.page.evaluate("""() => new Promise((resolve) => {
+      document.querySelector('#cabezas .blocks > :last-child').scrollIntoView({block: 'start'});
+      requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve)));
+    })""")
+    seen = lab.page.evaluate("""async () => {
+      %s
+      const boxes = () => document.querySelectorAll('#cabezas .vectors .vec-table-box').length;
+      const below = document.querySelector('#cabezas .vectors').getBoundingClientRect().top > innerHeight;
+      await window.lab.set({head: 'lugar'});
+      const atSet = boxes();
+      return new Promise((resolve) => requestAnimationFrame(() => {
+        const box = document.querySelector('#cabezas .vectors').getBoundingClientRect();
+        resolve({below, atSet, inView: box.top < innerHeight && box.bottom > 0,
+                 boxes: boxes(), shown: editor()});
+      }));
+    }""" % EDITOR)
+    assert seen["below"] and seen["atSet"] == 3  # left for later with the change
+    assert seen["inView"] and seen["boxes"] == 1 and seen["shown"].startswith("lugar ")
+
+
 def test_home_and_end_land_at_the_edges_of_the_page(lab):
     # Panels off screen keep the height they last had; those a change drew
     # there take their new one as the browser's scroll renders them, and

@@ -136,7 +136,10 @@ export class Later {
     // panel keeps the end of the one above under the bar; with «todas» the
     // heads, that one grows by three heads' tables the reader cannot see.
     let observer = null;
+    this.barTop = 0;
+    this.catching = false; // a frame's catch-up is asked for
     onBarCover((top) => {
+      this.barTop = top;
       if (observer) observer.disconnect();
       this.onScreen.clear();
       this.watching = false;
@@ -196,7 +199,28 @@ export class Later {
   // A view was drawn, all but `skipped` (a Set, or null: all of it).
   drew(skipped) {
     this.stale = new Set(skipped || []);
+    if (this.pending && !this.catching) {
+      this.catching = true;
+      requestAnimationFrame(() => this.catchUp());
+    }
     this.schedule();
+  }
+
+  // The change itself can bring a part left for later on screen: tables
+  // that shrink (from «todas» to one head) pull up what is under them, and
+  // the observer would tell only after that frame, so the part showed the
+  // last change (or nothing) for one frame. Just before the frame, the
+  // parts left for later that the change's layout puts on screen are drawn.
+  // Read here, after the change's writes, the layout is the one the frame
+  // makes anyway, not one more.
+  catchUp() {
+    this.catching = false;
+    const bottom = innerHeight;
+    const shown = [...this.stale].filter((part) => {
+      const box = part.getBoundingClientRect();
+      return box.height > 0 && box.bottom > this.barTop && box.top < bottom;
+    });
+    if (shown.length) this.drawNow(shown);
   }
 
   // A request is with Python (hold) or back (release).
