@@ -206,3 +206,38 @@ def test_the_rope_curve_shows_its_values_as_points(lab):
     points = lab.page.locator("#rope svg.chart circle.point").count()
     view = lab.page.evaluate("() => JSON.parse(window.py_view_data).view")
     assert points == len(view["rope"]["chart"]["series"][0]["points"]) == 25
+
+
+# Each vector field's focus ring (its box grown by the outline's width and
+# offset) against the «(», «;» and «)» written beside it.
+RINGS = """() => [...document.querySelectorAll('.vec-pair input')].slice(0, 6).map((input) => {
+  input.focus();
+  const style = getComputedStyle(input);
+  const grow = parseFloat(style.outlineWidth) + parseFloat(style.outlineOffset);
+  const box = input.getBoundingClientRect();
+  const ring = { left: box.left - grow, right: box.right + grow, top: box.top - grow, bottom: box.bottom + grow };
+  const marks = [input.previousSibling, input.nextSibling].filter((n) => n && n.nodeType === Node.TEXT_NODE)
+    .map((node) => {
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const at = range.getBoundingClientRect();
+      const across = Math.min(ring.right, at.right) - Math.max(ring.left, at.left);
+      const down = Math.min(ring.bottom, at.bottom) - Math.max(ring.top, at.top);
+      return { text: node.textContent, covered: across > 0.5 && down > 0.5 };
+    });
+  return { grow, ring: style.outlineStyle, marks };
+})"""
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_a_vector_fields_focus_ring_leaves_its_brackets_readable(lab, width):
+    # At 390 px the ring around a vector's second number covered its «)».
+    lab.page.set_viewport_size({"width": width, "height": 844})
+    lab.open(lab.base_url, "?mask=bidirectional")
+    lab.page.locator("#cabezas .vectors input").first.focus()  # draws the editor left for later
+    rings = lab.page.evaluate(RINGS)
+    assert len(rings) == 6
+    for ring in rings:
+        assert ring["grow"] >= 3 and ring["ring"] != "none", ring
+        assert sorted(mark["text"] for mark in ring["marks"]) in (["(", ";"], [")", ";"]), ring
+        assert not any(mark["covered"] for mark in ring["marks"]), ring
