@@ -138,6 +138,17 @@ def test_number_fields_read_the_spanish_comma_and_step_with_the_arrows(lab):
     depth.press("ArrowDown")  # already the least
     depth.press("ArrowUp")
     assert lab.settle()["depth"] == 2 and depth.input_value() == "2"
+    # A size written as the page writes it, its thousands grouped, is that
+    # size; ↑ steps from it, not from 2,048.
+    d_ff = lab.page.get_by_label("d_ff", exact=True)
+    d_ff.fill("1.024")
+    d_ff.press("Enter")
+    assert lab.settle()["d_ff"] == 1024 and d_ff.input_value() == "1.024"  # as typed
+    assert text(lab.page.locator("[data-error-for='d_ff']")) == ""
+    assert d_ff.get_attribute("aria-invalid") is None
+    d_ff.fill("2.048")
+    d_ff.press("ArrowUp")
+    assert lab.settle()["d_ff"] == 2049 and d_ff.input_value() == "2049"
 
 
 def test_bad_url_sizes_fall_back_with_a_notice(lab):

@@ -390,6 +390,22 @@ def test_bad_sizes_are_rejected_with_their_key(partial, key, pattern):
     assert re.search(pattern, reply["error"]), reply["error"]
 
 
+@pytest.mark.parametrize("text, size", [("1.024", 1024), ("8.192", 8192), ("+2.048", 2048), (" 1.536 ", 1536)])
+def test_a_size_written_with_its_thousands_grouped_is_read_whole(text, size):
+    # The page writes 1.024 and 8.192 in its tables and messages: a reader
+    # who types a size back the same way means that size.
+    reply = ask({"d_model": text, "d_ff": text})
+    assert reply["ok"], reply["error"]
+    assert reply["view"]["state"]["d_model"] == reply["view"]["state"]["d_ff"] == size
+
+
+@pytest.mark.parametrize("text", ["1.02", "1.0240", "0.512", "1,024", "1.024.", ".512", "1..024", "1.024,5"])
+def test_a_size_with_a_point_that_groups_no_thousands_is_refused(text):
+    reply = ask({"d_ff": text})
+    assert reply["ok"] is False and reply["key"] == "d_ff"
+    assert reply["error"].startswith("d_ff: «%s» no es un número entero" % text.strip()), reply["error"]
+
+
 def test_any_size_up_to_8192_is_instant_and_arrays_are_bounded(monkeypatch):
     def refuse(*args):
         raise AssertionError("no arrays for large sizes")

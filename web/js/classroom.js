@@ -446,15 +446,18 @@ function onSliderKey(event) {
 
 function stepField(event, input) {
   const sign = { ArrowUp: 1, ArrowDown: -1 }[event.key];
-  const value = Number(input.value.trim().replace(",", ".").replace("−", "-"));
+  let text = input.value.trim().replace("−", "-");
+  // A whole number may group its thousands, «1.024», as Python reads it.
+  if (!("decimal" in input.dataset) && /^[+-]?[1-9]\d{0,2}(\.\d{3}){1,2}$/.test(text)) text = text.replaceAll(".", "");
+  const value = Number(text.replace(",", "."));
   if (!sign || input.value.trim() === "" || !Number.isFinite(value)) return;
   event.preventDefault();
   const { min, max, step } = input.dataset;
   let next = Math.round((value + sign * Number(step)) * 1000) / 1000;
   if (min !== undefined) next = Math.max(Number(min), next);
   if (max !== undefined) next = Math.min(Number(max), next);
-  const text = String(next);
-  input.value = "decimal" in input.dataset ? text.replace(".", ",") : text;
+  const written = String(next);
+  input.value = "decimal" in input.dataset ? written.replace(".", ",") : written;
   input.dispatchEvent(new Event("change", { bubbles: true }));
 }
 
