@@ -452,24 +452,37 @@ def ratio_text(d_model, d_ff):
 
 
 def share_sentence(d_model, d_ff):
-    """How the FFN's share reads, for the sizes chosen (not for the article's)."""
+    """How the FFN's share reads, for the sizes chosen (not for the article's),
+    and where it goes as d_model grows with d_ff in the same proportion r:
+    the d_model² terms win, so the FFN's share tends to 2r/(4 + 2r)."""
     counts = b.block_parameter_counts(d_model, d_ff)
     share = counts["ffn"] / counts["total"]
     attn_share = counts["attention"] / counts["total"]
     shares = d.fmt_shares([counts["attention"], counts["ffn"], counts["layernorm"]])
-    ratio = ratio_text(d_model, d_ff)
-    ratio = ("d_ff = %s·d_model" % ratio if not ratio.startswith("<") else
+    ratio_read = ratio_text(d_model, d_ff)
+    ratio = ("d_ff = %s·d_model" % ratio_read if not ratio_read.startswith("<") else
              "d_ff menor que una milésima de d_model")
     words = fraction_words(share)
     attn_words = fraction_words(attn_share)
+    here = shares[1]
     shares = [("menos del " + text[2:]) if text.startswith("<") else "el " + text
               for text in shares]
-    return ("Con %s, la FFN se lleva %s de los parámetros%s y la atención %s%s. "
-            "Atención: 4·d_model²; FFN: 2·d_model·d_ff + d_ff + d_model. Si d_ff crece en "
-            "proporción a d_model, las dos partes crecen como d_model² y el reparto depende "
-            "solo de esa proporción." % (
-                ratio, shares[1], " (%s)" % words if words else "",
-                shares[0], " (%s)" % attn_words if attn_words else ""))
+    sentence = ("Con %s, la FFN se lleva %s de los parámetros%s y la atención %s%s. "
+                "Atención: 4·d_model²; FFN: 2·d_model·d_ff + d_ff + d_model; LayerNorm: "
+                "4·d_model. Si d_ff crece en proporción a d_model, los términos en d_model² "
+                "mandan" % (ratio, shares[1], " (%s)" % words if words else "",
+                            shares[0], " (%s)" % attn_words if attn_words else ""))
+    if ratio_read.startswith("<"):
+        return sentence + " y el reparto se acerca a uno que solo depende de esa proporción."
+    r = d_ff / d_model
+    places = max(1, d.decimals(here.split()[-2]))
+    limit = d.fmt(100 * r / (2 + r), places) + " %"
+    if limit == here:
+        return sentence + (": con esta proporción la FFN tiende al %s del total, y aquí, con "
+                           "los decimales de la tabla, ya lo alcanza." % limit)
+    return sentence + (": con esta proporción la FFN tiende al %s del total cuanto mayor es "
+                       "d_model. Aquí se queda en %s: los sesgos de la FFN y LayerNorm solo "
+                       "crecen como d_model, y a este tamaño aún cuentan." % (limit, here))
 
 
 @reads("d_model", "heads", "d_ff")

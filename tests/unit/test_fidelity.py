@@ -25,7 +25,8 @@ from lab_core import attention_lab, block_lab, scaling
 from lab_core.attention_lab.rope_panel import _angle_text as rope_angle_text
 from lab_core.attention import softmax
 from lab_core.didactic import HEADS, SENTENCES
-from lab_core.display import fmt, fmt_parts, fmt_shares, fmt_sum, signed_terms
+from lab_core.block import block_parameter_counts
+from lab_core.display import decimals, fmt, fmt_parts, fmt_shares, fmt_sum, signed_terms
 from lab_core.views import answer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -391,6 +392,27 @@ def test_block_shares_add_up_and_the_sentence_follows_the_sizes(d_model, heads, 
     assert ("finitos" in block["check"]) == block["real"]
 
 
+@pytest.mark.parametrize("d_model, heads, d_ff", SIZES + [(2, 2, 8), (64, 4, 256), (1000, 8, 1024)])
+def test_the_share_sentence_says_where_the_share_goes_as_the_block_grows(d_model, heads, d_ff):
+    # It said the share depends «solo» on d_ff / d_model, beside 66,65 %
+    # (512), 66,54 % (64) and 63,64 % (2) for the same d_ff = 4·d_model.
+    sentence = view_of("block", {"d_model": d_model, "heads": heads, "d_ff": d_ff})["block"]["share_sentence"]
+    assert "solo de esa proporción" not in sentence.replace("solo depende de esa proporción", "")
+    ffn_here = view_of("block", {"d_model": d_model, "heads": heads, "d_ff": d_ff})["block"]["params"]["rows"][1][2]
+    ratio = d_ff / d_model
+    if ratio < 0.001:
+        assert sentence.endswith("se acerca a uno que solo depende de esa proporción.")
+        return
+    said = re.search(r"tiende al (\S+) %", sentence).group(1)
+    # The limit, from the counts themselves: the same proportion, 2²⁰ times larger.
+    big = block_parameter_counts(d_model * 2 ** 20, d_ff * 2 ** 20)
+    assert abs(number(said) - Decimal(100 * big["ffn"] / big["total"])) <= Decimal(10) ** -decimals(said) / 2
+    if "ya lo alcanza" in sentence:
+        assert said + " %" == ffn_here
+    else:
+        assert "Aquí se queda en %s:" % ffn_here in sentence and said + " %" != ffn_here
+
+
 def test_unrun_block_claims_nothing_about_its_values():
     block = view_of("block", {"d_model": 768, "heads": 12, "d_ff": 3072})["block"]
     assert not block["real"] and "finitos" not in block["check"]
@@ -657,3 +679,4 @@ def test_a_check_between_two_sizes_names_no_single_control():
     reply = answer(json.dumps({"lab": "block", "from": "set", "current": None,
                                "state": {"d_model": 100}}))
     assert reply["key"] == "d_model" and reply["error"].startswith("d_model = 100 no es divisible")
+
