@@ -7,7 +7,7 @@ from ..memo import reads
 from ..words import join_words, same
 from .context import (
     SENTENCE,
-    MASK_LABELS, options, other_label, other_tokens, run, sentence_label, shown_heads,
+    MASK_LABELS, asked_head, options, other_label, other_tokens, run, sentence_label, shown_heads,
     tokens_of,
 )
 
@@ -70,8 +70,7 @@ def mask_panel(state):
     there = other_tokens(state)
     row = ("la fila de pesos de «%s»" % tokens[i] if i < len(there) and there[i] == tokens[i]
            else "la fila de pesos de la posición %d («%s» aquí)" % (i, tokens[i]))
-    head_words = ("la cabeza «%s»" % HEADS[head_id]["label"] if state["head"] != "all" else
-                  "la cabeza «%s» (la primera de las tres)" % HEADS[head_id]["label"])
+    head_words = "la cabeza " + asked_head(state)[1]
     return {
         "open": int(mask.sum()),
         "closed": int((~mask).sum()),

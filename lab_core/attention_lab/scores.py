@@ -10,7 +10,7 @@ from ..pictures import head_view
 from ..didactic import HEADS
 from ..memo import reads
 from ..words import best, winner_sentence
-from .context import SENTENCE, head_runs, options, shown_heads, tokens_of
+from .context import SENTENCE, asked_head, head_runs, options, shown_heads, tokens_of
 
 CORNER = "consulta \\ clave"
 
@@ -156,8 +156,8 @@ def arithmetic_panel(state):
         "blocks": [_arithmetic(runs[h], h, i, j) for h in shown_heads(state)],
         "predict": {
             "id": "pred-puntuacion:%s:%s:%s:%d" % ("|".join(tokens), state["mask"], head_id, i),
-            "question": "En «%s», ¿qué clave recibirá más peso en la fila de «%s»?"
-                        % (HEADS[head_id]["label"], tokens[i]),
+            "question": "En %s, ¿qué clave recibirá más peso en la fila de «%s»?"
+                        % (asked_head(state)[1], tokens[i]),
             "options": options((w, w) for w in words),
             "answers": top,
             "explanation": "Más peso: %s. Un peso no depende solo de su puntuación: "

@@ -680,3 +680,15 @@ def test_a_check_between_two_sizes_names_no_single_control():
                                "state": {"d_model": 100}}))
     assert reply["key"] == "d_model" and reply["error"].startswith("d_model = 100 no es divisible")
 
+
+@pytest.mark.parametrize("head", list(HEADS) + ["all"])
+def test_a_question_names_the_head_it_asks_about_among_the_tables_shown(head):
+    # With «todas» panel 1 shows three heads' tables and asked «En «pista de
+    # lugar», …» as if only one were there; panel 4 already said which.
+    view = view_of("attention", {"head": head, "mask": "bidirectional"})
+    first = HEADS[head if head != "all" else list(HEADS)[0]]["label"]
+    named = "«%s»%s" % (first, " (la primera de las tres)" if head == "all" else "")
+    assert view["arithmetic"]["predict"]["question"].startswith("En %s, ¿qué clave" % named)
+    assert " y la cabeza %s, si pasas" % named in view["mask"]["predict"]["question"]
+    # The answer is that head's: the first of the worked-out blocks shown.
+    assert view["arithmetic"]["blocks"][0]["head"] == first
