@@ -26,9 +26,10 @@ from urllib.parse import urlencode
 from .display import fmt_short
 
 _INT_TEXT = re.compile(r"^[+-]?\d{1,9}$")
-# A whole number written Spanish style, its thousands grouped with dots, as
-# the page writes them («1.024», «8.192»): no other reading makes it whole.
-_GROUPED_INT_TEXT = re.compile(r"^[+-]?[1-9]\d{0,2}(\.\d{3}){1,2}$")
+# A whole number with its thousands grouped, by dots as the page writes them
+# («1.024», «8.192», and no other reading makes them whole) or by spaces as
+# the RAE and SI write them («2 048»): one mark throughout.
+_GROUPED_INT_TEXT = re.compile(r"^[+-]?[1-9]\d{0,2}([. \u00a0\u202f])\d{3}(\1\d{3})?$")
 _FLOAT_TEXT = re.compile(r"^[+-]?(\d{1,9}(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?$")
 URL_SAFE = ";:,"  # left readable in URLs: tokens=El;banco, vec=lugar.parque.k:3;0
 
@@ -118,7 +119,7 @@ def _missing(label, value):
 
 def parse_int(label, value, low, high):
     """An integer in [low, high], given as a number or as decimal text
-    ('1024', or '1.024' with its thousands grouped)."""
+    ('1024', or '1.024' or '1 024' with its thousands grouped)."""
     number = None
     if isinstance(value, bool):
         pass
@@ -129,7 +130,7 @@ def parse_int(label, value, low, high):
     elif isinstance(value, str) and _INT_TEXT.match(value.strip()):
         number = int(value.strip())
     elif isinstance(value, str) and _GROUPED_INT_TEXT.match(value.strip()):
-        number = int(value.strip().replace(".", ""))
+        number = int(re.sub(r"[. \u00a0\u202f]", "", value.strip()))
     if number is None:
         raise ValueError(_missing(label, value) or
                          "%s: «%s» no es un número entero" % (label, shown(value)))

@@ -42,6 +42,8 @@ def test_copy_the_link_and_reset_to_the_article(lab):
         "() => document.querySelector('.share-tools .confirm').textContent.length > 0")
     assert text(tools.locator(".confirm")) == "Enlace copiado"
     assert read_clipboard(lab) == lab.page.url
+    # What a screen reader hears: a whole sentence (it read «El enlace copiado …»).
+    assert text(lab.page.locator("#announce")) == "El enlace se ha copiado al portapapeles."
     tools.get_by_role("button", name="Restablecer").click()
     lab.settle()
     state = lab.state()

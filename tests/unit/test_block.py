@@ -390,7 +390,8 @@ def test_bad_sizes_are_rejected_with_their_key(partial, key, pattern):
     assert re.search(pattern, reply["error"]), reply["error"]
 
 
-@pytest.mark.parametrize("text, size", [("1.024", 1024), ("8.192", 8192), ("+2.048", 2048), (" 1.536 ", 1536)])
+@pytest.mark.parametrize("text, size", [("1.024", 1024), ("8.192", 8192), ("+2.048", 2048), (" 1.536 ", 1536),
+                                        ("2 048", 2048), ("1\u00a0024", 1024), ("4\u202f096", 4096)])
 def test_a_size_written_with_its_thousands_grouped_is_read_whole(text, size):
     # The page writes 1.024 and 8.192 in its tables and messages: a reader
     # who types a size back the same way means that size.
@@ -399,7 +400,8 @@ def test_a_size_written_with_its_thousands_grouped_is_read_whole(text, size):
     assert reply["view"]["state"]["d_model"] == reply["view"]["state"]["d_ff"] == size
 
 
-@pytest.mark.parametrize("text", ["1.02", "1.0240", "0.512", "1,024", "1.024.", ".512", "1..024", "1.024,5"])
+@pytest.mark.parametrize("text", ["1.02", "1.0240", "0.512", "1,024", "1.024.", ".512", "1..024", "1.024,5",
+                                  "2 04", "1 024.000", "1  024", "0 512"])
 def test_a_size_with_a_point_that_groups_no_thousands_is_refused(text):
     reply = ask({"d_ff": text})
     assert reply["ok"] is False and reply["key"] == "d_ff"

@@ -72,11 +72,11 @@ function nextTheme() {
 
 // Copy text; where the clipboard is not available (a plain-http address is
 // not a secure context; permission refused), show it selected in a box.
-async function copy(text, what, copied = "copiado") {
+async function copy(text, what) {
   try {
     if (!navigator.clipboard || !window.isSecureContext) throw new Error("sin portapapeles");
     await navigator.clipboard.writeText(text);
-    lab.announce(`${what} ${copied} al portapapeles.`);
+    lab.announce(`${what} se ha copiado al portapapeles.`);
     return true;
   } catch (error) {
     showText(text, `${what}: el navegador no deja copiar aquí; selecciónalo y cópialo tú.`);
@@ -186,7 +186,7 @@ function exportAction(button) {
     download(`${exported.filename}.csv`, new Blob(["\ufeff", exported.csv], { type: "text/csv;charset=utf-8" }));
     lab.announce("CSV descargado.");
   } else {
-    copy(exported[format], `La tabla en ${FORMATS[format]}`, "copiada");
+    copy(exported[format], `La tabla en ${FORMATS[format]}`);
   }
 }
 
@@ -447,8 +447,10 @@ function onSliderKey(event) {
 function stepField(event, input) {
   const sign = { ArrowUp: 1, ArrowDown: -1 }[event.key];
   let text = input.value.trim().replace("−", "-");
-  // A whole number may group its thousands, «1.024», as Python reads it.
-  if (!("decimal" in input.dataset) && /^[+-]?[1-9]\d{0,2}(\.\d{3}){1,2}$/.test(text)) text = text.replaceAll(".", "");
+  // A whole number may group its thousands, «1.024» or «1 024», as Python reads it.
+  if (!("decimal" in input.dataset) && /^[+-]?[1-9]\d{0,2}([. \u00a0\u202f])\d{3}(\1\d{3})?$/.test(text)) {
+    text = text.replace(/[. \u00a0\u202f]/g, "");
+  }
   const value = Number(text.replace(",", "."));
   if (!sign || input.value.trim() === "" || !Number.isFinite(value)) return;
   event.preventDefault();
