@@ -69,6 +69,22 @@ def test_preparing_the_exercise_shows_its_result(lab, query):
     lab.page.wait_for_selector("#table-scores td.focus.flash")
     # The keyboard goes on from the cell, not from the button far above.
     assert cell.evaluate("(td) => document.activeElement === td") is True
+    # Preparing the exercise is not answering it: its weights wait for the
+    # reader's prediction (the button had given it away).
+    assert text(lab.page.locator("#announce")) == (
+        "Ejercicio listo: puntuación de banco → parque, 1,41. "
+        "Los pesos esperan tu predicción, encima de las tablas.")
+    weights = lab.page.locator("#puntuacion .weights-wrap").first
+    assert weights.evaluate("(w) => w.classList.contains('veiled') && w.inert") is True
+    question = lab.page.locator("#puntuacion .predict")
+    assert text(question.locator(".predict-verdict")) == ""
+    question.locator(".predict-options").get_by_role("button", name="parque", exact=True).click()
+    assert weights.evaluate("(w) => w.classList.contains('veiled')") is False
+    assert lab.cell("Pesos", "banco", "parque") == "0,58"
+    # Once the weights are in view, preparing it again says the weight too.
+    lab.page.get_by_role("button", name="Preparar el ejercicio").click()
+    lab.settle()
+    lab.page.wait_for_function("() => document.getElementById('announce').textContent.includes('0,58')")
     assert text(lab.page.locator("#announce")) == (
         "Ejercicio listo: puntuación de banco → parque, 1,41; peso, 0,58.")
 

@@ -4,7 +4,6 @@
 // player. Every control only ever sends a partial state through lab.set;
 // a value Python refuses is said beside its control (showError).
 
-import { look } from "./predict.js";
 
 // {set, settled() (every change applied and drawn), state() (the state the
 //  page is heading to), view(), announce(text), notices(list) (the page's
@@ -188,11 +187,10 @@ const ACTIONS = {
 // After an action, what the reader should look at: the exercise's result.
 const AFTER = {
   "exercise-go": () => {
-    // The reader chose to do the exercise, not to predict: show the weights
-    // (without «Mostrar sin predecir»'s own scroll: the cell is where to go).
-    const question = document.querySelector("#puntuacion .predict[data-hides]");
-    if (question) look(question);
-    const cells = document.querySelectorAll("#score-tables td.focus");
+    // The exercise's score, 1,41, is in view and flashed. Its weights stay
+    // under panel 1's question until the reader predicts (or chooses to
+    // look): preparing the exercise is not answering it.
+    const cells = [...document.querySelectorAll("#score-tables td.focus")].filter((cell) => !cell.closest(".veiled"));
     if (!cells.length) return;
     const smooth = !matchMedia("(prefers-reduced-motion: reduce)").matches;
     cells[0].scrollIntoView({ block: "center", behavior: smooth ? "smooth" : "auto" });
@@ -205,9 +203,11 @@ const AFTER = {
       void cell.offsetWidth; // restart the animation
       cell.classList.add("flash");
     }
-    const block = lab.view().arithmetic.blocks[0];
-    lab.announce(`Ejercicio listo: puntuación de ${lab.view().arithmetic.query} → ` +
-      `${lab.view().arithmetic.key}, ${block.score}; peso, ${block.weight}.`);
+    const { arithmetic } = lab.view();
+    const block = arithmetic.blocks[0];
+    const weights = document.querySelector("#puntuacion .weights-wrap.veiled")
+      ? ". Los pesos esperan tu predicción, encima de las tablas." : `; peso, ${block.weight}.`;
+    lab.announce(`Ejercicio listo: puntuación de ${arithmetic.query} → ${arithmetic.key}, ${block.score}${weights}`);
   },
 };
 
