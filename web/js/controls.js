@@ -4,7 +4,6 @@
 // player. Every control only ever sends a partial state through lab.set;
 // a value Python refuses is said beside its control (showError).
 
-
 // {set, settled() (every change applied and drawn), state() (the state the
 //  page is heading to), view(), announce(text), notices(list) (the page's
 //  notices: [] clears them)}
