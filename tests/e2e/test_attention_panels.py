@@ -46,6 +46,41 @@ def test_score_prediction_is_revealed_after_a_pick(lab):
     assert "parque" in text(prompt.locator(".predict-verdict"))
 
 
+def test_each_new_question_hides_its_answer_until_it_is_answered(lab):
+    # After one answer the weights stayed in view while the next question
+    # (another mask, another row) asked «Predice antes de mirar».
+    lab.open(lab.base_url, "?mask=bidirectional")
+    prompt = lab.page.locator("#puntuacion .predict")
+    weights = lab.page.locator("#puntuacion .weights-wrap").first
+    veiled = "(w) => w.classList.contains('veiled') && w.inert"
+    skip = prompt.get_by_role("button", name="Mostrar sin predecir")
+    assert weights.evaluate(veiled) is True
+    prompt.get_by_role("button", name="parque", exact=True).click()
+    assert weights.evaluate(veiled) is False and skip.is_hidden()
+    assert lab.cell("Pesos", "banco", "parque") == "0,58"
+    lab.set(mask="causal")  # step 4 of the exercise: a new question
+    assert weights.evaluate(veiled) is True and skip.is_visible()
+    assert prompt.get_attribute("data-revealed") == "false" and text(prompt.locator(".predict-verdict")) == ""
+    view = expected(mask="causal")["arithmetic"]["predict"]
+    assert sorted(view["answers"]) == ["El", "banco"]  # 0,50 each
+    prompt.get_by_role("button", name="banco", exact=True).click()
+    assert prompt.get_attribute("data-revealed") == "right" and weights.evaluate(veiled) is False
+    assert lab.cell("Pesos", "banco", "parque") == "0"
+    # Back to a question already answered: its answer is in view at once.
+    lab.set(mask="bidirectional")
+    assert prompt.get_attribute("data-revealed") == "right" and weights.evaluate(veiled) is False
+    # A row picked in the weights' table asks a new question: the focus
+    # goes to it, not to a table now hidden.
+    lab.find_table("Pesos").get_by_role("button", name="El", exact=True).click()
+    assert lab.settle()["query"] == 0
+    assert weights.evaluate(veiled) is True
+    assert prompt.evaluate("(q) => q.querySelector('.predict-options button') === document.activeElement")
+    # «Mostrar sin predecir» opens the weights for good.
+    skip.click()
+    lab.set(query=2)
+    assert weights.evaluate(veiled) is False and prompt.get_attribute("data-revealed") == "skipped"
+
+
 def test_a_question_seen_without_predicting_gives_its_answer(lab):
     # «Mostrar sin predecir» opens what the question hides: the question then
     # says its answer, from Python's prompt, for this row and the next.

@@ -98,13 +98,19 @@ def test_questions_hide_their_answers_until_the_reader_picks(lab):
     lab.page.locator("#cache .predict").get_by_role("button", name="no", exact=True).click()
     lab.settle()
     assert drift.evaluate_all(veiled) == [False, False]
-    # Once the reader has answered, a new question does not veil it again,
-    # nor offer to show it: one rebuilt for another head has a new button.
+    # A new question (another mask, another head) veils it again until it
+    # too is answered, and offers to show it; one answered already shows it
+    # at once, with no button; «Mostrar sin predecir» opens it for good.
+    skip = lab.page.locator("#cache .predict-skip")
     lab.set(mask="bidirectional")
-    assert drift.evaluate_all(veiled) == [False, False]
+    assert drift.evaluate_all(veiled) == [True, True] and skip.is_visible()
+    lab.set(mask="causal")
+    assert drift.evaluate_all(veiled) == [False, False] and skip.is_hidden()
     lab.set(head="all")
+    assert drift.evaluate_all(veiled) == [True, True] and skip.is_visible()
+    skip.click()
+    lab.set(head="finanzas")
     assert drift.evaluate_all(veiled) == [False, False]
-    assert lab.page.locator("#cache .predict-skip").is_hidden()
 
 
 def test_block_sentences_follow_the_sizes(lab):

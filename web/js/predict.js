@@ -10,7 +10,8 @@ import { el, renderText } from "./render.js";
 // picks. What the reader picked is page state, kept per question id.
 // A question may hide what would answer it (data-hides, a CSS selector): those
 // elements stay veiled and inert until the reader picks, or chooses to look
-// without predicting; after that, that part of the page stays open.
+// without predicting. A pick opens them for that question (the next one
+// hides them again); looking without predicting opens them for good.
 const picked = new Map();
 const unveiled = new Set();
 const skipped = new Set(); // the questions (data-hides) the reader chose to see without predicting
@@ -106,6 +107,20 @@ function revealPrediction(node, prompt) {
     verdict.textContent = "";
     node.dataset.revealed = "false";
     for (const button of node.querySelectorAll(".predict-options button")) button.classList.remove("correct");
+    if (unveiled.has(node.dataset.hides) && !skipped.has(node.dataset.hides)) {
+      // A new question after the reader answered the last one: its answer
+      // is hidden again until they answer this one too (it had stood in
+      // view under «Predice antes de mirar»). Only «Mostrar sin predecir»
+      // opens the part for good. A focus inside what is hidden goes to the
+      // question (a row picked in the weights' table asks a new one).
+      unveiled.delete(node.dataset.hides);
+      liftedVeils.delete(node);
+      const panel = node.closest("section.panel") || document;
+      const focused = [...panel.querySelectorAll(node.dataset.hides)]
+        .some((target) => target.contains(document.activeElement));
+      applyVeil(node);
+      if (focused) node.querySelector(".predict-options button").focus({ preventScroll: true });
+    }
     return;
   }
   const right = isAnswer(prompt, choice);
