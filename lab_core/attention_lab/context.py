@@ -63,9 +63,8 @@ def shown_heads(state):
 def asked_head(state):
     """The head a panel's question is about, as the question names it: with
     «todas» the tables show three heads and the question is about the first."""
-    head_id = shown_heads(state)[0]
-    label = "«%s»" % HEADS[head_id]["label"]
-    return head_id, label if state["head"] != ALL_HEADS else label + " (la primera de las tres)"
+    label = "«%s»" % HEADS[shown_heads(state)[0]]["label"]
+    return label if state["head"] != ALL_HEADS else label + " (la primera de las tres)"
 
 
 def head_label(head_id):

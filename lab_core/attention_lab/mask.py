@@ -70,7 +70,7 @@ def mask_panel(state):
     there = other_tokens(state)
     row = ("la fila de pesos de «%s»" % tokens[i] if i < len(there) and there[i] == tokens[i]
            else "la fila de pesos de la posición %d («%s» aquí)" % (i, tokens[i]))
-    head_words = "la cabeza " + asked_head(state)[1]
+    head_words = "la cabeza " + asked_head(state)
     return {
         "open": int(mask.sum()),
         "closed": int((~mask).sum()),

@@ -157,7 +157,7 @@ def arithmetic_panel(state):
         "predict": {
             "id": "pred-puntuacion:%s:%s:%s:%d" % ("|".join(tokens), state["mask"], head_id, i),
             "question": "En %s, ¿qué clave recibirá más peso en la fila de «%s»?"
-                        % (asked_head(state)[1], tokens[i]),
+                        % (asked_head(state), tokens[i]),
             "options": options((w, w) for w in words),
             "answers": top,
             "explanation": "Más peso: %s. Un peso no depende solo de su puntuación: "

@@ -132,6 +132,17 @@ def test_number_fields_read_the_spanish_comma_and_step_with_the_arrows(lab):
     # ↑ and ↓ step as a number field's did, within its bounds.
     x1.press("ArrowUp")
     assert lab.settle()["ln_x"][0] == 2
+    # What is typed and not yet sent is read by Python first; the step
+    # starts there. A value Python refuses takes no step and says why.
+    x1.fill("-0,5")
+    x1.press("ArrowUp")
+    assert lab.settle()["ln_x"][0] == 0 and x1.input_value() == "0"
+    depth.fill("abc")
+    depth.press("ArrowUp")
+    assert lab.settle()["depth"] == 12
+    assert text(lab.page.locator("[data-error-for='depth']")) == (
+        "Profundidad: «abc» no es un número entero. Se mantiene: 12.")
+    assert depth.input_value() == "abc"
     depth.fill("1")
     depth.press("Enter")
     lab.settle()

@@ -5,14 +5,14 @@
 // texts come from Python; this module only moves them to the clipboard, a
 // file or the page.
 
-import { oneTabStop } from "./render.js";
+import { fieldText, oneTabStop } from "./render.js";
 import * as url from "./url.js";
 
 const THEME_KEY = "attention-lab-theme";
 const THEMES = ["auto", "light", "dark"];
 const THEME_NAMES = { auto: "automático", light: "claro", dark: "oscuro" };
 
-let lab = null; // {set, settled(), defaults(), exportTable(id), announce(text), live(), whenLive()}
+let lab = null; // {set, settled(), view(), defaults(), exportTable(id), announce(text), live(), whenLive()}
 
 export function init(hooks) {
   lab = hooks;
@@ -444,23 +444,31 @@ function onSliderKey(event) {
   input.dispatchEvent(new Event("input", { bubbles: true }));
 }
 
-function stepField(event, input) {
+// ↑ and ↓ step from the number Python holds for the field. What the reader
+// typed and has not sent yet is sent first, so Python reads it («1.024»,
+// «2,5») and the step starts there; a value it refuses stays refused, with
+// its message, and takes no step.
+async function stepField(event, input) {
   const sign = { ArrowUp: 1, ArrowDown: -1 }[event.key];
-  let text = input.value.trim().replace("−", "-");
-  // A whole number may group its thousands, «1.024» or «1 024», as Python reads it.
-  if (!("decimal" in input.dataset) && /^[+-]?[1-9]\d{0,2}([. \u00a0\u202f])\d{3}(\1\d{3})?$/.test(text)) {
-    text = text.replace(/[. \u00a0\u202f]/g, "");
-  }
-  const value = Number(text.replace(",", "."));
-  if (!sign || input.value.trim() === "" || !Number.isFinite(value)) return;
+  if (!sign || !lab.view()) return;
   event.preventDefault();
+  if (input.value !== fieldText(input, held(input))) {
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+    await lab.settled();
+    if (input.hasAttribute("aria-invalid")) return;
+  }
   const { min, max, step } = input.dataset;
-  let next = Math.round((value + sign * Number(step)) * 1000) / 1000;
+  let next = Math.round((held(input) + sign * Number(step)) * 1000) / 1000;
   if (min !== undefined) next = Math.max(Number(min), next);
   if (max !== undefined) next = Math.min(Number(max), next);
-  const written = String(next);
-  input.value = "decimal" in input.dataset ? written.replace(".", ",") : written;
+  input.value = fieldText(input, next);
   input.dispatchEvent(new Event("change", { bubbles: true }));
+}
+
+// The field's number in the state on screen.
+function held(input) {
+  const value = lab.view().state[input.dataset.key];
+  return input.dataset.index === undefined ? value : value[Number(input.dataset.index)];
 }
 
 // Links that carry the current URL: the embedded page's way out, and the

@@ -581,6 +581,7 @@ if (embedNotice) pageNotices.push(embedNotice);
 classroom.init({
   set,
   settled,
+  view: () => view,
   defaults: () => prepared.defaults || {},
   live: () => live,
   whenLive: () => ready, // rejects with the boot's fault

@@ -443,14 +443,19 @@ export function renderView(root, view, { skip = null, only = null } = {}) {
     const value = input.dataset.valueFrom ? lookup(view, input.dataset.valueFrom)
       : view.state[input.dataset.key];
     const index = input.dataset.index;
-    let text = String(index === undefined ? value : value[Number(index)]);
-    if ("decimal" in input.dataset) text = text.replace(".", ","); // Spanish style
+    const text = fieldText(input, index === undefined ? value : value[Number(index)]);
     // The field the reader is typing in keeps what they type, unless Python
     // refused it: the view that clears its message («Se mantiene: 8») shows
     // the value kept, even if the reader's Tab has come back to the field.
     const typing = document.activeElement === input && !input.hasAttribute("aria-invalid");
     if (input.value !== text && !typing) input.value = text;
   }
+}
+
+// A number as its field writes it: the decimal comma, Spanish style, in a
+// field that reads decimals (data-decimal).
+export function fieldText(input, value) {
+  return "decimal" in input.dataset ? String(value).replace(".", ",") : String(value);
 }
 
 // Notices (what the page ignored from a URL, a change it could not apply)
