@@ -338,6 +338,24 @@ def test_every_table_fits_an_a4_page(lab, name, query):
     lab.page.emulate_media(media="print")
     assert lab.page.locator("main table").count() > 3
     assert lab.page.evaluate(WIDER_THAN_PAPER, A4_WIDTH) == []
+    # Each table keeps its own width: none is spread wider than its columns
+    # need (what it takes with no room to spare, measured as max-content).
+    assert lab.page.evaluate(STRETCHED) == []
+
+
+STRETCHED = """() => [...document.querySelectorAll('main table')]
+  .filter((t) => t.getClientRects().length)
+  .filter((t) => {
+    const width = t.getBoundingClientRect().width;
+    const copy = t.cloneNode(true);
+    copy.removeAttribute('id');
+    copy.style.cssText = 'position:absolute; width:max-content; min-width:0; visibility:hidden';
+    t.parentElement.append(copy);
+    const natural = copy.getBoundingClientRect().width;
+    copy.remove();
+    return width > natural + 1;
+  })
+  .map((t) => t.id)"""
 
 
 @pytest.mark.parametrize("how", ["system", "toggle"])
