@@ -480,9 +480,19 @@ def share_sentence(d_model, d_ff):
     if limit == here:
         return sentence + (": con esta proporción la FFN tiende al %s del total, y aquí, con "
                            "los decimales de la tabla, ya lo alcanza." % limit)
+    # The terms that grow only as d_model: the FFN's biases (d_ff + d_model)
+    # raise its share, LayerNorm's 4·d_model lowers it. Against the limit,
+    # (2·d·f + f + d) / (4d² + 2·d·f + f + 5d) < f / (2d + f) exactly when
+    # d_ff > d_model: then LayerNorm lowers it more than the biases raise it.
+    below = share < r / (2 + r)
     return sentence + (": con esta proporción la FFN tiende al %s del total cuanto mayor es "
-                       "d_model. Aquí se queda en %s: los sesgos de la FFN y LayerNorm solo "
-                       "crecen como d_model, y a este tamaño aún cuentan." % (limit, here))
+                       "d_model. Aquí queda por %s, en %s: a este tamaño aún cuentan los "
+                       "términos que solo crecen como d_model; los sesgos de la FFN "
+                       "(d_ff + d_model) suben su parte y LayerNorm (4·d_model) la baja, y con "
+                       "d_ff %s que d_model %s." % (
+                           limit, "debajo" if below else "encima", here,
+                           "mayor" if below else "menor",
+                           "baja más de lo que sube" if below else "sube más de lo que baja"))
 
 
 @reads("d_model", "heads", "d_ff")

@@ -6,6 +6,7 @@ import numpy as np
 
 from .. import display as d
 from .. import scaling
+from ..attention import softmax
 from ..pictures import head_view
 from ..didactic import HEADS
 from ..memo import reads
@@ -81,10 +82,14 @@ def _why(run, i, j):
     tokens, raw = run["tokens"], run["scores"][i, j]
     weight = weight_texts(run["weights"][i], run["mask"][i])[j]
     if not run["mask"][i, j]:
+        # Without the mask the whole row competes: the weight the cell would get.
+        open_row = np.ones_like(run["mask"][i])
+        unmasked = weight_texts(softmax(run["scores"][i]), open_row)[j]
         return ("«%s» (posición %d) va después de «%s» (posición %d). Con la máscara "
                 "causal una consulta solo ve su pasado y a sí misma, así que la puntuación "
-                "efectiva es −∞ y e^(−∞) = 0: el peso es exactamente 0. Sin máscara "
-                "valdría %s." % (tokens[j], j, tokens[i], i, d.fmt(raw)))
+                "efectiva es −∞ y e^(−∞) = 0: el peso es exactamente 0. Sin máscara, su "
+                "puntuación (%s) contaría y el peso sería %s."
+                % (tokens[j], j, tokens[i], i, d.fmt(raw), unmasked))
     row = np.where(run["mask"][i], run["scores"][i], -np.inf)
     exps = np.where(run["mask"][i], np.exp(row - row.max()), 0.0)
     return ("El peso de «%s» es e^(%s − %s) dividido por la suma de la fila: %s / %s ≈ %s. "

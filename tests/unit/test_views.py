@@ -74,6 +74,10 @@ def test_article_exercise_in_the_view():
     (block,) = closed["arithmetic"]["blocks"]
     assert block["masked"] and block["score"] == "−∞" and block["weight"] == "0"
     assert "−∞" in block["why"] and "1,41" in block["why"]
+    # Without the mask the weight would be the open view's 0,58, not the
+    # score: «valdría 1,41» once read as a weight above 1.
+    assert block["why"].endswith("Sin máscara, su puntuación (1,41) contaría y el peso sería %s."
+                                 % weight["text"])
 
 
 def test_all_heads_view_shows_one_table_pair_per_head_and_the_combination():
