@@ -7,6 +7,7 @@ parameter counts use the closed form, so any size up to 8192 is instant.
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
@@ -51,9 +52,9 @@ def _size(name):
 def _heads(value, state):
     heads = parse_int(LABELS["heads"], value, 1, SIZE_MAX)
     if state["d_model"] % heads:
-        raise ValueError("d_model = %d no es divisible entre %s: cada cabeza "
+        raise ValueError("d_model = %s no es divisible entre %s: cada cabeza "
                          "necesita d_model/cabezas dimensiones enteras"
-                         % (state["d_model"], plural(heads, "cabeza")))
+                         % (d.fmt_int(state["d_model"]), plural(heads, "cabeza")))
     return heads
 
 
@@ -97,10 +98,31 @@ SPEC = Spec(
 )
 
 
-@reads()
+def _next_sizes(d_model, heads):
+    # -> {"d_model": (down, up), "heads": (down, up)}: None where none is left
+    """The sizes ↑ and ↓ go to in the fields: the nearest that keep d_model
+    divisible by the heads (a step of 1 would land on 513, refused, and the
+    next ↑ would start from 512 again). d_model moves by the heads; the
+    heads move to the next divisor of d_model."""
+    divisors = sorted({n for k in range(1, math.isqrt(d_model) + 1) if d_model % k == 0
+                       for n in (k, d_model // k) if n <= SIZE_MAX})
+    below = [n for n in divisors if n < heads]
+    above = [n for n in divisors if n > heads]
+    return {
+        "d_model": (d_model - heads if d_model - heads >= heads else None,
+                    d_model + heads if d_model + heads <= SIZE_MAX else None),
+        "heads": (below[-1] if below else None, above[0] if above else None),
+    }
+
+
+@reads("d_model", "heads")
 def controls(state):
     def number(name, low, high, step=1):
         return {"label": LABELS[name], "min": low, "max": high, "step": step}
+
+    def size(name):
+        down, up = _next_sizes(state["d_model"], state["heads"])[name]
+        return {**number(name, 1, SIZE_MAX), "down": down, "up": up}
 
     return {
         "pe_positions": number("pe_positions", 1, PE_POSITIONS_MAX),
@@ -110,8 +132,8 @@ def controls(state):
         "ln_x": number("ln_x", -100, 100, 0.5),
         "gamma": number("gamma", -3, 3, 0.1),
         "beta": number("beta", -3, 3, 0.1),
-        "d_model": number("d_model", 1, SIZE_MAX),
-        "heads": number("heads", 1, SIZE_MAX),
+        "d_model": size("d_model"),
+        "heads": size("heads"),
         "d_ff": number("d_ff", 1, SIZE_MAX),
         "panel": {"label": LABELS["panel"],
                   "options": [{"value": k, "label": v} for k, v in PANELS.items()]},

@@ -148,6 +148,14 @@ def parse_float(label, value, low, high):
     elif isinstance(value, (int, float)):
         number = float(value)
     elif isinstance(value, str):
+        grouped = _GROUPED_INT_TEXT.match(value.strip())
+        if grouped and grouped.group(1) == ".":
+            # «1.024»: the page writes thousands so (its integer fields read
+            # it as 1024), a programmer writes decimals so: neither is assumed.
+            whole = value.strip().replace(".", "")
+            raise ValueError("%s: «%s» se lee de dos maneras: escribe «%s» para los decimales "
+                             "o «%s» sin punto" % (label, shown(value),
+                                                   value.strip().replace(".", ","), whole))
         text = value.strip().replace(",", ".")
         if _FLOAT_TEXT.match(text):
             number = float(text)

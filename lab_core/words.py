@@ -36,9 +36,10 @@ def quoted(words):
 
 
 def plural(n, singular, plural_form=None):
-    """(1, 'capa') -> '1 capa'; (12, 'capa') -> '12 capas'."""
+    """(1, 'capa') -> '1 capa'; (12, 'capa') -> '12 capas'; (1024, 'cabeza')
+    -> '1.024 cabezas', its thousands grouped as every number on the page."""
     word = singular if n == 1 else (plural_form or singular + "s")
-    return "%d %s" % (n, word)
+    return "%s %s" % (fmt(n, 0), word)
 
 
 def best(labels, values, tolerance=TIE_TOLERANCE):

@@ -160,6 +160,27 @@ def test_number_fields_read_the_spanish_comma_and_step_with_the_arrows(lab):
     d_ff.fill("2.048")
     d_ff.press("ArrowUp")
     assert lab.settle()["d_ff"] == 2049 and d_ff.input_value() == "2049"
+    # d_model and the heads step to the nearest size Python accepts (d_model
+    # divisible by the heads), not to 513, refused, again and again.
+    d_model = lab.page.get_by_label("d_model", exact=True)
+    heads = lab.page.get_by_label("Cabezas", exact=True)
+    assert (lab.state()["d_model"], lab.state()["heads"]) == (512, 8)
+    d_model.press("ArrowUp")
+    assert lab.settle()["d_model"] == 520 and d_model.input_value() == "520"
+    d_model.press("ArrowUp")
+    assert lab.settle()["d_model"] == 528
+    heads.press("ArrowUp")  # 528 = 2⁴·3·11: the next divisor is 11
+    assert lab.settle()["heads"] == 11 and heads.input_value() == "11"
+    heads.press("ArrowDown")
+    assert lab.settle()["heads"] == 8
+    assert text(lab.page.locator("[data-error-for='heads']")) == ""
+    # In a decimal field a point that may group thousands is asked about.
+    x1.fill("1.024")
+    x1.press("Enter")
+    assert lab.settle()["ln_x"][0] == 0
+    assert text(lab.page.locator("[data-error-for='ln_x']")) == (
+        "Vector x: «1.024» se lee de dos maneras: escribe «1,024» para los decimales "
+        "o «1024» sin punto. Se mantiene: (0; 4; 6; 8).")
 
 
 def test_bad_url_sizes_fall_back_with_a_notice(lab):

@@ -408,6 +408,47 @@ def test_a_size_with_a_point_that_groups_no_thousands_is_refused(text):
     assert reply["error"].startswith("d_ff: «%s» no es un número entero" % text.strip()), reply["error"]
 
 
+@pytest.mark.parametrize("d_model, heads", [(512, 8), (1000, 8), (12, 12), (1, 1), (8192, 8192),
+                                             (8192, 1), (97, 1), (768, 12)])
+def test_the_arrows_of_d_model_and_heads_go_to_the_nearest_size_python_accepts(d_model, heads):
+    # A step of 1 from 512 with 8 heads gave 513: refused, and the next ↑
+    # started from 512 again, so ↑ never got past it.
+    controls = ask({"d_model": d_model, "heads": heads})["view"]["controls"]
+    accepted = lambda partial: ask({"d_model": d_model, "heads": heads, **partial})["ok"]
+    for key, value in (("d_model", d_model), ("heads", heads)):
+        down, up = controls[key]["down"], controls[key]["up"]
+        # Second computation: walk one by one to the first size Python accepts.
+        walk = lambda sign: next((n for n in range(value + sign, 0 if sign < 0 else 8193, sign)
+                                  if accepted({key: n})), None)
+        assert (down, up) == (walk(-1), walk(1)), key
+
+
+def test_a_size_refused_says_its_numbers_as_the_page_writes_them():
+    # It said «entre 1024 cabezas» beside tables that write 1.024.
+    reply = ask({"d_model": 8000, "heads": 1024})
+    assert reply["ok"] is False and reply["key"] == "heads"
+    assert reply["error"].startswith("d_model = 8.000 no es divisible entre 1.024 cabezas:"), reply["error"]
+
+
+@pytest.mark.parametrize("text, value", [("1,024", 1.024), ("1.5", 1.5), ("0.125", 0.125), ("-2,500", -2.5),
+                                          ("1e1", 10.0), ("12.5", 12.5)])
+def test_a_decimal_field_reads_the_comma_and_an_unambiguous_point(text, value):
+    reply = ask({"ln_x": [text, "0", "0", "0"]})
+    assert reply["ok"], reply["error"]
+    assert reply["view"]["state"]["ln_x"][0] == value
+
+
+@pytest.mark.parametrize("text", ["1.024", "-2.500", "+1.000", "10.000"])
+def test_a_decimal_field_refuses_a_point_that_may_group_thousands(text):
+    # The integer fields read «1.024» as 1024, as the page writes it; a
+    # decimal field read it as 1,024, silently, and «1.000» as 1.
+    reply = ask({"ln_x": [text, "0", "0", "0"]})
+    assert reply["ok"] is False and reply["key"] == "ln_x"
+    assert reply["error"].startswith("Vector x: «%s» se lee de dos maneras: escribe «%s» para los "
+                                     "decimales o «%s» sin punto" % (text, text.replace(".", ","),
+                                                                     text.replace(".", ""))), reply["error"]
+
+
 def test_any_size_up_to_8192_is_instant_and_arrays_are_bounded(monkeypatch):
     def refuse(*args):
         raise AssertionError("no arrays for large sizes")

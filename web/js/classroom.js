@@ -457,8 +457,13 @@ async function stepField(event, input) {
     await lab.settled();
     if (input.hasAttribute("aria-invalid")) return;
   }
+  // A field whose values Python spaces unevenly (d_model and the heads:
+  // d_model divisible by the heads) gets its next values from Python.
+  const control = lab.view().controls[input.dataset.key] || {};
+  const given = sign > 0 ? control.up : control.down;
+  if (given === null) return; // none left that way
   const { min, max, step } = input.dataset;
-  let next = Math.round((held(input) + sign * Number(step)) * 1000) / 1000;
+  let next = given !== undefined ? given : Math.round((held(input) + sign * Number(step)) * 1000) / 1000;
   if (min !== undefined) next = Math.max(Number(min), next);
   if (max !== undefined) next = Math.min(Number(max), next);
   input.value = fieldText(input, next);
