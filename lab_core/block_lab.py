@@ -19,6 +19,7 @@ from .didactic_block import (
 from .memo import frozen, reads
 from .pictures import chart, head_view, linear_axis, log_axis, series
 from .state import Key, Spec, choice_key, float_range, int_range, parse_int, permutation, vector
+from .state import state_line as line_of
 from .words import fraction_words, plural
 
 SIZE_MAX = 8192
@@ -570,16 +571,16 @@ def quiz_view(state):
     return quiz()
 
 
-@reads("order", "d_model", "heads", "d_ff", "depth", "pe_d")
+# Printed in the panels' order: every key but the panel (the link says it).
+LINE_KEYS = ("pe_positions", "pe_d", "shift_k", "depth", "ln_x", "gamma", "beta",
+             "d_model", "heads", "d_ff")
+
+
+@reads("order", *LINE_KEYS)
 def state_line(state):
-    """The state as printed under the title."""
+    """The state as printed under the title: every value a panel reads."""
     words = [ORDER_SENTENCE[i] for i in state["order"]]
-    return " · ".join([
-        "Orden: %s" % " ".join(words),
-        "d_model: %d" % state["d_model"], "Cabezas: %d" % state["heads"],
-        "d_ff: %d" % state["d_ff"], "Profundidad: %d" % state["depth"],
-        "d_model de la codificación: %d" % state["pe_d"],
-    ])
+    return " · ".join(["Orden: %s" % " ".join(words), line_of(SPEC, state, LINE_KEYS)])
 
 
 @reads(*[k for k in LABELS if k != "panel"])

@@ -449,6 +449,17 @@ def test_a_decimal_field_refuses_a_point_that_may_group_thousands(text):
                                                                      text.replace(".", ""))), reply["error"]
 
 
+def test_the_printed_state_line_names_every_value_a_panel_reads():
+    # On paper it left out the LayerNorm vector, γ, β, the positions and k.
+    line = ask({"d_model": 8192, "heads": 8, "d_ff": 2048, "ln_x": ["1,5", "0", "0", "0"],
+                "gamma": 0.5})["view"]["state_line"]
+    assert line == ("Orden: El hombre mordió al perro · Posiciones: 50 · d_model de la codificación: 16 · "
+                    "Desplazamiento k: 3 · Profundidad: 12 · Vector x: (1,5; 0; 0; 0) · Escala γ: 0,5 · "
+                    "Desplazamiento β: 0 · d_model: 8.192 · Cabezas: 8 · d_ff: 2.048")
+    for key, label in block_lab.LABELS.items():
+        assert (label + ": " in line) == (key != "panel"), key
+
+
 def test_any_size_up_to_8192_is_instant_and_arrays_are_bounded(monkeypatch):
     def refuse(*args):
         raise AssertionError("no arrays for large sizes")
