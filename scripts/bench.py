@@ -39,6 +39,7 @@ import threading
 import time
 from pathlib import Path
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
 
 from chromium import launch_options
@@ -166,7 +167,7 @@ class Marks:
                 raise TimeoutError("no mark %s within %d ms" % (name, timeout_ms))
             try:
                 self.page.wait_for_event("console", timeout=left * 1000)
-            except Exception:  # a timeout: the loop says which mark
+            except PlaywrightTimeout:  # the loop says which mark
                 pass
         return self.seen[name]
 
