@@ -22,7 +22,7 @@
 import * as chrome from "./chrome.js";
 import * as classroom from "./classroom.js";
 import { LoadError, downloadJSON } from "./download.js";
-import { Later, skipOffScreen } from "./offscreen.js";
+import { Later, afterFrame, skipOffScreen } from "./offscreen.js";
 import { goTo, keepPlace, savedPlace } from "./place.js";
 import { Prepared, pageIndex } from "./prepared.js";
 import { bootPython, pickRuntime } from "./python.js";
@@ -91,11 +91,16 @@ function showPanel(panel, scroll) {
 // would scan a timeline that grows by a few entries with every change.)
 let firstPaintMarked = false;
 let confirmedMarked = false;
+let framed; // resolves as the frame of the first view begins (or none will)
+const firstFrame = new Promise((resolve) => { framed = resolve; });
 
 function markFirstPaint() {
   if (firstPaintMarked) return;
   firstPaintMarked = true;
-  requestAnimationFrame(() => performance.mark("lab:first-paint"));
+  requestAnimationFrame(() => {
+    performance.mark("lab:first-paint");
+    framed();
+  });
 }
 
 // The panels a first paint can leave for a moment later: those below the
@@ -138,7 +143,9 @@ function show(next, from, { scrollToPanel = false, change = false } = {}) {
   if (firstLater && firstLater.size) {
     // <body data-live> says the whole view is drawn: not yet.
     delete document.body.dataset.live;
-    rest = new Promise((resolve) => setTimeout(() => {
+    // After the frame that shows the first screen (before it, this work
+    // held that frame back: 20-30 ms here).
+    rest = new Promise((resolve) => afterFrame(() => {
       if (view === next) drawRest(next);
       resolve();
     }));
@@ -410,12 +417,13 @@ async function paintFromURL() {
 
 // The first paint starts as this module does, beside the manifest: the
 // page's index (in the page) names the view's file. The boot starts the
-// runtime's 10 MB once that view is drawn: the view's file (a few kB) does
-// not share a phone's line with them, and the first paint does not share
-// the main thread with their hundreds of pieces (starting them earlier, at
-// the same time as the view's file, made the first paint later and Python
-// no earlier here). The wait is bounded: a view file that never ends only
-// costs FIRST_VIEW_WAIT_MS.
+// runtime's 10 MB once the frame that shows that view begins: the view's
+// file (a few kB) does not share a phone's line with them, and the first
+// paint does not share the main thread with their hundreds of pieces
+// (starting them earlier, at the same time as the view's file, made the
+// first paint later and Python no earlier here). The panels below the first
+// screen, drawn after that frame, share it with them. The wait is bounded:
+// a view file that never ends only costs FIRST_VIEW_WAIT_MS.
 const FIRST_VIEW_WAIT_MS = 3000;
 let firstViewDeadline = null;
 
@@ -425,6 +433,7 @@ function paintFirst() {
     if (ok && !live) enableControls();
     return ok;
   }, () => false);
+  painted.then(framed); // no view drawn: no frame to wait for
   firstViewDeadline = new Promise((resolve) => setTimeout(resolve, FIRST_VIEW_WAIT_MS));
 }
 
@@ -434,7 +443,7 @@ async function boot() {
   // A manifest that never answers (a school network that holds a request)
   // ends, like any runtime file, in the stall message and «Reintentar».
   if (!manifest) manifest = await downloadJSON(MANIFEST);
-  await Promise.race([painted, firstViewDeadline]);
+  await Promise.race([firstFrame, firstViewDeadline]);
   const runtime = pickRuntime(manifest, requestedRuntime);
   if (requestedRuntime !== null && requestedRuntime !== runtime.name && !pageNotices.length) {
     pageNotices.push(`Se ignoró runtime=«${requestedRuntime}»: los entornos son «bundled» ` +

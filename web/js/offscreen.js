@@ -115,6 +115,20 @@ function keepEdges() {
 const AFTER_FRAME = -1; // Later.timer while waiting for the frame
 const NO_FRAME_MS = 100;
 
+// Run `work` in a task after the next frame: what is drawn before it is on
+// screen first. A page that draws no frames (a hidden tab, an embed scrolled
+// out of its page) runs it after NO_FRAME_MS anyway. Once, either way.
+export function afterFrame(work) {
+  let waiting = true;
+  const start = () => {
+    if (!waiting) return;
+    waiting = false;
+    setTimeout(work);
+  };
+  requestAnimationFrame(start);
+  setTimeout(start, NO_FRAME_MS);
+}
+
 export class Later {
   // draw(panel): draws one panel from the view on screen;
   // done(): every panel shows the view on screen;
@@ -266,11 +280,9 @@ export class Later {
       this.drawNow([part]);
       if (this.pending) this.timer = setTimeout(next);
     };
-    const start = () => {
-      if (this.timer === AFTER_FRAME) this.timer = setTimeout(next); // not held meanwhile
-    };
     this.timer = AFTER_FRAME;
-    requestAnimationFrame(start);
-    setTimeout(start, NO_FRAME_MS);
+    afterFrame(() => {
+      if (this.timer === AFTER_FRAME) next(); // not held meanwhile
+    });
   }
 }
