@@ -115,11 +115,15 @@ def fmt_parts(values, digits=2, max_digits=4):
     rounding of its value, and equal values read equal.
 
     When no number of decimals makes them add up (a row like 0,75677 +
-    3 × 0,05596 + 2 × 0,03768), one more decimal than asked is used and the
-    units are handed out by the largest-remainder method, to whole groups of
-    equal values: each text is then within one unit of its last decimal, and
-    a value that reads 0 gets none. Equal values that even that cannot keep
-    together (three thirds: 0,33 each, 0,99 in all) read alone, at `digits`.
+    3 × 0,05596 + 2 × 0,03768), the units of the last decimal are handed out
+    by the largest-remainder method, to whole groups of equal values, and a
+    value that reads 0 gets none. Only the last decimal may move, so that
+    each text, cut by one decimal, still reads as its own value does: that
+    row reads 0,7568 + 3 × 0,0560 + 2 × 0,0376, where 0,756 + 3 × 0,056 +
+    2 × 0,038 would show 0,756 beside another panel's honest 0,757. At
+    fewest decimals that add up when no choice keeps that; equal values that
+    even that cannot keep together (three thirds: 0,33 each, 0,99 in all)
+    read alone, at `digits`.
     """
     values = [float(v) for v in values]
     total = sum(_decimal(v) for v in values)
@@ -128,6 +132,10 @@ def fmt_parts(values, digits=2, max_digits=4):
         shown = sum(_decimal(v).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
                     for v in values)
         if shown == total.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP):
+            return texts
+    for places in range(digits + 2, max_digits + 1):
+        texts = _largest_remainder(values, places, honest=places - 1)
+        if texts is not None:
             return texts
     for places in range(min(digits + 1, max_digits), max_digits + 1):
         texts = _largest_remainder(values, places)
@@ -193,7 +201,11 @@ def _tie_groups(values):
     return groups
 
 
-def _largest_remainder(values, places):
+def _largest_remainder(values, places, honest=None):
+    """Texts at `places` decimals that add up to the rounded total: floors,
+    and one unit more for the groups of equal values with the largest
+    remainders. With `honest`, only choices whose every text reads, at
+    `honest` decimals, as its value does; None when there is no choice."""
     unit = Decimal(1).scaleb(-places)
     exact = [_decimal(v) for v in values]
     floors = [v.quantize(unit, rounding=ROUND_FLOOR) for v in exact]
@@ -210,6 +222,8 @@ def _largest_remainder(values, places):
         chosen = [k for k in range(len(groups)) if mask >> k & 1]
         if sum(len(groups[k]) for k in chosen) != missing or any(zero[k] for k in chosen):
             continue
+        if honest is not None and not _reads_honest(groups, chosen, floors, unit, values, honest):
+            continue
         gain = sum(remainder[k] * len(groups[k]) for k in chosen)
         if best is None or gain > best[0]:
             best = (gain, chosen)
@@ -218,6 +232,17 @@ def _largest_remainder(values, places):
     up = {i for k in best[1] for i in groups[k]}
     return [_signed(exact[i] < 0, _spanish(abs(floors[i] + (unit if i in up else 0)), places))
             for i in range(len(values))]
+
+
+def _reads_honest(groups, chosen, floors, unit, values, digits):
+    """Whether the texts of a largest-remainder choice (floors, one unit more
+    for the chosen groups) each read, at `digits` decimals, as their values do."""
+    for k, group in enumerate(groups):
+        i = group[0]
+        shown = floors[i] + (unit if k in chosen else 0)
+        if fmt(float(shown), digits) != fmt(values[i], digits):
+            return False
+    return True
 
 
 def fmt_shares(counts, digits=1):

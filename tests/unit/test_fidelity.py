@@ -472,14 +472,65 @@ def test_the_quiz_uses_one_notation_for_the_affine_collapse():
     ([1 / 3, 1 / 3, 1 / 3], ["0,33", "0,33", "0,33"]),  # a tie no rounding can split
     ([0.5, 0.25, 0.25], ["0,50", "0,25", "0,25"]),
     ([0.125, 0.875], ["0,125", "0,875"]),  # not 0,13 + 0,88
+    # No count of decimals adds up; the fourth moves, so that each text still
+    # reads, at three, as its value does (panel 6 gives p(parque) as 0,757).
     ([0.7567697499] + [0.0559585185] * 3 + [0.03767734728] * 2,
-     ["0,756", "0,056", "0,056", "0,056", "0,038", "0,038"]),  # no count of decimals adds up
+     ["0,7568", "0,0560", "0,0560", "0,0560", "0,0376", "0,0376"]),
     ([0.1406, 0.1406, 0.1406, 0.5783], ["0,14", "0,14", "0,14", "0,58"]),
     # Three thirds and a weight of 2·10⁻⁷: that weight reads 0, never 0,001.
     ([(1 - 2e-7) / 3] * 3 + [2e-7], ["0,33", "0,33", "0,33", "0,00"]),
 ])
 def test_rows_that_must_add_up_are_rounded_together(values, texts):
     assert fmt_parts(values) == texts
+
+
+def _moved_last_decimal_exists(values, places=4):
+    """A second computation, by brute force: whether some texts at `places`
+    decimals, each its value's floor or one unit more (equal values alike, a
+    value that reads 0 left at 0), add up to the rounded total and each read,
+    at one decimal fewer, as its value does."""
+    unit = Decimal(1).scaleb(-places)
+    exact = [Decimal(repr(float("%.12g" % v))) for v in values]
+    total = sum(exact).quantize(unit, rounding=ROUND_HALF_UP)
+    for ups in itertools.product((0, 1), repeat=len(values)):
+        if any(u and abs(x) < unit / 2 for u, x in zip(ups, exact)):
+            continue
+        if any(ups[i] != ups[j] for i in range(len(values)) for j in range(len(values))
+               if abs(values[i] - values[j]) <= 1e-9):
+            continue
+        shown = [x.quantize(unit, rounding="ROUND_FLOOR") + u * unit for u, x in zip(ups, exact)]
+        if sum(shown) == total and all(
+                fmt(float(t), places - 1) == fmt(v, places - 1) for t, v in zip(shown, values)):
+            return True
+    return False
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.floats(-4, 4), min_size=2, max_size=7), st.integers(0, 3))
+def test_a_row_rounded_together_moves_only_a_decimal_no_one_reads(scores, ties):
+    """Weights rows (a softmax, ties included): equal values read equal; the
+    texts add up to the row's rounded total; every text is within one unit
+    of its last decimal; and
+    where some choice keeps every text honest at one decimal fewer
+    (found by brute force), fmt_parts finds one."""
+    scores = scores + scores[:ties]
+    values = [float(w) for w in softmax(np.array(scores))]
+    texts = fmt_parts(values)
+    places = max(decimals(t) for t in texts)
+    unit = Decimal(1).scaleb(-places)
+    exact = [Decimal(repr(float("%.12g" % v))) for v in values]
+    total = sum(exact).quantize(unit, rounding=ROUND_HALF_UP)
+    shown = [Decimal(t.replace(",", ".")) for t in texts]
+    for i, j in itertools.combinations(range(len(values)), 2):
+        if abs(values[i] - values[j]) <= 1e-9:
+            assert texts[i] == texts[j]  # equal values read equal
+    if sum(shown) != total:  # only equal values no rounding can split
+        assert places == 2 and len({round(v, 9) for v in values}) < len(values)
+        return
+    assert all(abs(t - x) < unit for t, x in zip(shown, exact))
+    if texts != [fmt(v, places) for v in values] and _moved_last_decimal_exists(values):
+        assert places == 4
+        assert all(fmt(float(t), 3) == fmt(v, 3) for t, v in zip(shown, values))
 
 
 def test_half_up_rounding_and_tiny_shares():
