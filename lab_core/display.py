@@ -120,10 +120,10 @@ def fmt_parts(values, digits=2, max_digits=4):
     value that reads 0 gets none. Only the last decimal may move, so that
     each text, cut by one decimal, still reads as its own value does: that
     row reads 0,7568 + 3 × 0,0560 + 2 × 0,0376, where 0,756 + 3 × 0,056 +
-    2 × 0,038 would show 0,756 beside another panel's honest 0,757. At
-    fewest decimals that add up when no choice keeps that; equal values that
-    even that cannot keep together (three thirds: 0,33 each, 0,99 in all)
-    read alone, at `digits`.
+    2 × 0,038 would show 0,756 beside another panel's honest 0,757. When no
+    choice keeps that, the fewest decimals that add up are used. Equal
+    values that even that cannot keep together (three thirds: 0,33 each,
+    0,99 in all) read alone, at `digits`.
     """
     values = [float(v) for v in values]
     total = sum(_decimal(v) for v in values)
