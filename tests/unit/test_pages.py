@@ -1,6 +1,8 @@
 """The pages' shared chrome is written once (web/partials/) and put into
 each page by scripts/pages.py."""
+import json
 import re
+import subprocess
 from html.parser import HTMLParser
 import sys
 from pathlib import Path
@@ -29,26 +31,45 @@ def test_each_page_gets_the_shared_chrome_once(page):
         assert text.count(fixed) == 1, (page, fixed)
 
 
-def static_imports(module):  # "main.js" -> every module it imports, directly or not
-    found, todo = set(), [module]
-    while todo:
-        source = (ROOT / "web" / "js" / todo.pop()).read_text()
-        for name in re.findall(r'^import [^;]*? from "\./([\w-]+\.js)";', source, re.M):
-            if name not in found:
-                found.add(name)
-                todo.append(name)
-    return found
-
-
 @pytest.mark.parametrize("page", PAGES)
-def test_every_module_the_page_imports_is_preloaded(page):
-    # Without the preload, each level of imports costs one more round trip
-    # before the first paint (about 0,6 s each on a phone's network).
-    preloaded = set(re.findall(r'<link rel="modulepreload" href="js/([\w-]+\.js)">',
-                               assemble(ROOT / "web" / page)))
-    imported = static_imports("main.js")
-    assert {"render.js", "editors.js", "pictures.js", "download.js"} <= imported
-    assert preloaded == imported
+def test_the_page_fetches_its_script_as_one_file(page):
+    # The built js/main.js holds every module it imports (scripts/build.py):
+    # a modulepreload would fetch a module the page never runs.
+    text = assemble(ROOT / "web" / page)
+    assert "modulepreload" not in text
+    assert re.findall(r'<script type="module" src="([^"]+)">', text) == ["js/main.js"]
+
+
+def test_the_bundle_runs_as_the_modules_did_and_maps_back(tmp_path):
+    import build
+    if not build.ESBUILD.is_file():
+        pytest.fail("esbuild is missing: run `npm ci` (make setup installs it)")
+    js = tmp_path / "js"
+    js.mkdir()
+    (js / "main.js").write_text('import { twice } from "./b.js";\n'
+                                'console.log(JSON.stringify({ v: twice(21), t: "«ñ»" }));\n')
+    (js / "b.js").write_text('// doubles\nexport function twice(x) { return 2 * x; }\n')
+    build.bundle_script(tmp_path)
+    bundled = (js / "main.js").read_text(encoding="utf-8")
+    assert "import" not in bundled and "«ñ»" in bundled  # one file, UTF-8 kept
+    ran = subprocess.run(["node", "--input-type=module"], input=bundled, text=True,
+                         capture_output=True, check=True)
+    assert json.loads(ran.stdout) == {"v": 42, "t": "«ñ»"}
+    source_map = json.loads((js / "main.js.map").read_text())
+    assert sorted(source_map["sources"]) == ["b.js", "main.js"]
+    assert "// doubles" in "".join(source_map["sourcesContent"])
+
+
+def test_a_bundle_that_still_imports_stops_the_build(tmp_path, monkeypatch):
+    import build
+    (tmp_path / "js").mkdir()
+    (tmp_path / "js" / "main.js").write_text('import { x } from "https://example.org/x.js";\n')
+
+    def leave_as_is(*args, **kwargs):  # what an external import would leave
+        return None
+    monkeypatch.setattr(build.subprocess, "run", leave_as_is)
+    with pytest.raises(SystemExit, match="still imports"):
+        build.bundle_script(tmp_path)
 
 
 def test_includes_keep_the_indent_and_drop_the_partials_comment(tmp_path):
