@@ -80,16 +80,22 @@ def shift_error(n_pos, d_model, k):  # -> max |M_k PE(pos) − PE(pos + k)|
     return float(np.max(np.abs(moved - pe[k:])))
 
 
-def sine_only_shift_error(n_pos, d_model, k):
-    """Best linear map from sine-only encodings at pos to pos + k, and its error.
+def sine_only_shift_error(n_pos, d_model, k, first=0):
+    """Best linear map from sine-only encodings at pos to pos + k, and its error,
+    over the positions first … n_pos − 1.
 
     With sines alone (sin(pos·ω_i) in every coordinate) no fixed matrix can
-    shift positions: the least-squares fit over all positions still misses.
+    shift positions once there are enough of them: the least-squares fit
+    still misses. Position 0 fails for a reason of its own: its sine-only
+    encoding is the zero vector, which every linear map sends to zero, while
+    sin(k·ω_i) is not zero; `first=1` leaves it out.
     """
     pos = np.arange(n_pos + k)[:, None]
     freq = 1.0 / PE_BASE ** (np.arange(d_model) / d_model)
     enc = np.sin(pos * freq[None, :])  # [n_pos + k, d_model]
-    src, dst = enc[:n_pos], enc[k:]
+    src, dst = enc[first:n_pos], enc[first + k:n_pos + k]
+    if len(src) == 0:
+        return 0.0
     m, _, _, _ = np.linalg.lstsq(src, dst, rcond=None)
     return float(np.max(np.abs(src @ m - dst)))
 
@@ -139,6 +145,7 @@ def layer_norm(x, gamma, beta, eps=LN_EPS):  # [..., d], [d], [d] -> [..., d]
 
 
 def norm_growth(depth, d=16, seed=3):
+    # -> depth + 1 rows (no norm, post-norm, pre-norm): the input, then each layer
     """Activation norm after each layer: no norm, post-norm and pre-norm.
 
     Sublayer f(x) = x W with random W. No norm: x + f(x) keeps adding.
@@ -152,7 +159,7 @@ def norm_growth(depth, d=16, seed=3):
     weights = rng.normal(0.0, 1.0 / np.sqrt(d), size=(depth, d, d))
     ones, zeros = np.ones(d), np.zeros(d)
     plain, post, pre = x0.copy(), x0.copy(), x0.copy()
-    rows = []
+    rows = [(float(np.linalg.norm(x0)),) * 3]  # the input, before any layer
     for w in weights:
         plain = plain + plain @ w
         post = layer_norm(post + post @ w, ones, zeros)
@@ -160,6 +167,60 @@ def norm_growth(depth, d=16, seed=3):
         rows.append((float(np.linalg.norm(plain)), float(np.linalg.norm(post)),
                      float(np.linalg.norm(pre))))
     return rows
+
+
+def _layer_norm_backward(x, grad_out, eps=LN_EPS):
+    # x [n, d], ∂L/∂LN(x) [n, d] (γ = 1, β = 0) -> ∂L/∂x [n, d]
+    """Backward through (x − μ)/√(σ² + ε), row by row:
+    ∂L/∂x = (g − mean(g) − x̂·mean(g·x̂)) / √(σ² + ε), with x̂ the output."""
+    std = np.sqrt(x.var(axis=-1, keepdims=True) + eps)
+    x_hat = (x - x.mean(axis=-1, keepdims=True)) / std
+    return (grad_out - grad_out.mean(axis=-1, keepdims=True)
+            - x_hat * (grad_out * x_hat).mean(axis=-1, keepdims=True)) / std
+
+
+def norm_gradients(depth, d=16, n_seq=8, seed=3):
+    # -> (post [depth], pre [depth]): ‖∂L/∂W_l‖ for each layer l, at initialisation
+    """How large the gradient of each layer's weights is, at initialisation,
+    with post-norm and with pre-norm (the comparison of Xiong et al., 2020).
+
+    The same toy stack as `norm_growth` (sublayer f(x) = x·W_l, W_l drawn
+    once), on n_seq tokens. Post-norm: x_l = LN(x_{l−1} + x_{l−1}·W_l).
+    Pre-norm: x_l = x_{l−1} + LN(x_{l−1})·W_l, with a final LN as GPT-2
+    has. The loss is L = Σ out·G for a fixed random G (a unit upstream
+    gradient per token), so ∂L/∂out = G; the backward pass is by hand.
+    """
+    rng = np.random.RandomState(seed)
+    # Inputs and the upstream gradient first, then the layers in order: layer
+    # l's weights, and the loss, never depend on how many layers follow.
+    x0 = rng.normal(size=(n_seq, d))
+    upstream = rng.normal(size=(n_seq, d)) / np.sqrt(d)
+    weights = rng.normal(0.0, 1.0 / np.sqrt(d), size=(depth, d, d))
+    ones, zeros = np.ones(d), np.zeros(d)
+
+    # Post-norm: keep each sum s_l = x_{l−1} + x_{l−1} W_l for the backward.
+    xs, sums = [x0], []
+    for w in weights:
+        sums.append(xs[-1] + xs[-1] @ w)
+        xs.append(layer_norm(sums[-1], ones, zeros))
+    post = [0.0] * depth
+    grad = upstream  # ∂L/∂x_depth
+    for l in reversed(range(depth)):
+        grad_sum = _layer_norm_backward(sums[l], grad)  # ∂L/∂s_l
+        post[l] = float(np.linalg.norm(xs[l].T @ grad_sum))  # ∂L/∂W_l = x_{l−1}ᵀ ∂L/∂s_l
+        grad = grad_sum + grad_sum @ weights[l].T  # ∂L/∂x_{l−1}
+
+    # Pre-norm: keep each input x_{l−1} and its LN for the backward.
+    xs = [x0]
+    for w in weights:
+        xs.append(xs[-1] + layer_norm(xs[-1], ones, zeros) @ w)
+    pre = [0.0] * depth
+    grad = _layer_norm_backward(xs[-1], upstream)  # through the final LN
+    for l in reversed(range(depth)):
+        normed = layer_norm(xs[l], ones, zeros)
+        pre[l] = float(np.linalg.norm(normed.T @ grad))  # ∂L/∂W_l = LN(x_{l−1})ᵀ ∂L/∂x_l
+        grad = grad + _layer_norm_backward(xs[l], grad @ weights[l].T)  # identity + branch
+    return post, pre
 
 
 # ---------------------------------------------------------------- 5. FFN

@@ -20,7 +20,7 @@ from .memo import frozen, reads
 from .pictures import chart, head_view, linear_axis, log_axis, series
 from .state import Key, Spec, choice_key, float_range, int_range, parse_int, permutation, vector
 from .state import state_line as line_of
-from .words import fraction_words, plural
+from .words import fraction_words, plural, same
 
 SIZE_MAX = 8192
 # Above this the shape check uses no arrays. The article's 512/8/2048 block
@@ -35,6 +35,7 @@ PE_D_MAX = 128
 # paid on every change of the map's size.
 HEAT_SCALE = 1000
 DEPTH_MAX = 64
+LN_LIMIT = 100.0  # x, γ and β: wide enough for γ and β to undo any x's normalisation
 SHAPE_BATCH, SHAPE_T = 2, 10  # the article's batch and T
 
 
@@ -74,9 +75,9 @@ SPEC = Spec(
         "pe_d": Key(LABELS["pe_d"], _even_width),
         "shift_k": int_range(LABELS["shift_k"], 0, 64),
         "depth": int_range(LABELS["depth"], 1, DEPTH_MAX),
-        "ln_x": vector(LABELS["ln_x"], 4, -100.0, 100.0),
-        "gamma": float_range(LABELS["gamma"], -3.0, 3.0),
-        "beta": float_range(LABELS["beta"], -3.0, 3.0),
+        "ln_x": vector(LABELS["ln_x"], 4, -LN_LIMIT, LN_LIMIT),
+        "gamma": float_range(LABELS["gamma"], -LN_LIMIT, LN_LIMIT),
+        "beta": float_range(LABELS["beta"], -LN_LIMIT, LN_LIMIT),
         "d_model": _size("d_model"),
         "heads": Key(LABELS["heads"], _heads),
         "d_ff": _size("d_ff"),
@@ -130,9 +131,9 @@ def controls(state):
         "pe_d": number("pe_d", 2, PE_D_MAX, 2),
         "shift_k": number("shift_k", 0, 64),
         "depth": number("depth", 1, DEPTH_MAX),
-        "ln_x": number("ln_x", -100, 100, 0.5),
-        "gamma": number("gamma", -3, 3, 0.1),
-        "beta": number("beta", -3, 3, 0.1),
+        "ln_x": number("ln_x", -LN_LIMIT, LN_LIMIT, 0.5),
+        "gamma": number("gamma", -LN_LIMIT, LN_LIMIT, 0.1),
+        "beta": number("beta", -LN_LIMIT, LN_LIMIT, 0.1),
         "d_model": size("d_model"),
         "heads": size("heads"),
         "d_ff": number("d_ff", 1, SIZE_MAX),
@@ -147,11 +148,20 @@ def _matrix_table(table_id, caption, labels, matrix, corner=""):
                     for w, row in zip(labels, matrix)], corner)
 
 
+def _weights_note(labels, texts):
+    """Where a row of weights, as read, does not add up to 1."""
+    gaps = [("los pesos de la fila de «%s»" % w, gap, "1,00") for w, gap in
+            ((w, d.sum_gap(row, "1,00")) for w, row in zip(labels, texts)) if gap]
+    return d.rounding_note(gaps)
+
+
 def _weights_table(table_id, caption, labels, weights):
-    """Attention weights: each row rounded together, so it reads as summing to 1."""
+    """Attention weights at two decimals, each its own rounding."""
+    texts = [d.fmt_row(row) for row in weights]
     return d.table(table_id, caption, labels,
-                   [{"label": w, "cells": [d.cell(x, t) for x, t in zip(row, d.fmt_parts(row))]}
-                    for w, row in zip(labels, weights)], "consulta \\ clave")
+                   [{"label": w, "cells": [d.cell(x, t) for x, t in zip(row, shown)]}
+                    for w, row, shown in zip(labels, weights, texts)], "consulta \\ clave",
+                   _weights_note(labels, texts))
 
 
 # ---------------------------------------------------- 1. order-blind attention
@@ -204,7 +214,7 @@ def order_panel(state):
     i, j = words.index("perro"), words.index("hombre")
     pi, pj = moved.index("perro"), moved.index("hombre")
     def picture(labels, matrix):
-        texts = [d.fmt_parts(row) for row in matrix]
+        texts = [d.fmt_row(row) for row in matrix]
         opened = [[True] * len(labels) for _ in labels]
         return head_view(labels, [("orden", "una cabeza sin posición", matrix.tolist(), opened,
                                    texts)], None, "Pesos · %s" % " ".join(labels))
@@ -242,7 +252,8 @@ def position_panel(state):
     rows = [{"label": "%d (coord. %d y %d)" % (i, 2 * i, 2 * i + 1), "cells": [
         d.cell(omega[i], d.fmt_sci(omega[i])), d.cell(lam[i], d.fmt(lam[i], 1))]}
         for i in range(len(lam))]
-    sine_only = b.sine_only_shift_error(n_pos, width, k)
+    sine_only = b.sine_only_shift_error(n_pos, width, k, first=1)
+    at_zero = b.sine_only_shift_error(1, width, k) if k else 0.0  # position 0 alone
     return {
         "heatmap": {
             "rows": n_pos, "cols": width,
@@ -256,7 +267,8 @@ def position_panel(state):
         "limit": _limit_sentence(len(lam)),
         "shift": {"k": k, "error": d.fmt_error(b.shift_error(n_pos, width, k)),
                   "sine_only": d.fmt_error(sine_only),
-                  "verdict": _sine_verdict(k, sine_only)},
+                  "zero": d.fmt_error(at_zero),
+                  "verdict": _sine_verdict(k, n_pos, sine_only, at_zero)},
     }
 
 
@@ -278,14 +290,23 @@ def _limit_sentence(pairs):
     return "Con d_model grande, la más lenta se acerca a 10000·2π ≈ %s." % limit
 
 
-def _sine_verdict(k, error):
+def _sine_verdict(k, n_pos, error, at_zero):
+    """What the sine-only fit shows: over positions 1 onwards (the table's
+    error), and position 0 on its own, whose sine-only code is all zeros."""
     if k == 0:
         return ("Con k = 0 no hay nada que desplazar: la identidad sirve, con senos solos "
                 "o con parejas.")
+    zero = ("La posición 0 es aparte: con senos solos su código es el vector nulo, y ningún "
+            "mapa lineal convierte el vector nulo en otro, así que allí falla en %s."
+            % d.fmt_error(at_zero))
+    if n_pos == 1:
+        return zero
     if error < 1e-9:
-        return "Aquí, con tan pocas posiciones, incluso los senos solos bastan."
-    return ("Sin el coseno de su pareja, un seno no sabe si sube o baja: ningún mapa lineal "
-            "fijo recupera el desplazamiento, y el mejor posible falla en %s." % d.fmt_error(error))
+        return ("De la posición 1 en adelante, con tan pocas posiciones, incluso los senos "
+                "solos bastan. " + zero)
+    return ("De la posición 1 en adelante, el mejor mapa lineal fijo falla en %s: sin el "
+            "coseno de su pareja, un seno no sabe si sube o baja, y no hay matriz que "
+            "desplace todas las posiciones a la vez. " % d.fmt_error(error) + zero)
 
 
 # ------------------------------------------------------------- 3. residuals
@@ -299,8 +320,6 @@ def residual_panel(state):
     rows = [{"label": str(layer + 1), "selected": layer + 1 == depth, "cells": [
         d.cell(plain[layer], d.fmt_sci(plain[layer])),
         d.cell(with_res[layer], d.fmt(with_res[layer], 3))]} for layer in range(depth)]
-    low, high = min(with_res), max(with_res)
-    span = "la profundidad 1" if depth == 1 else "las profundidades 1 a %d" % depth
     layers = list(range(1, depth + 1))
     values = plain + with_res
     picture = chart(
@@ -308,11 +327,9 @@ def residual_panel(state):
         log_axis(min(values), max(values), "norma (escala log.)"),
         [series("sin residual", layers, plain, 0, log=True),
          series("con residual", layers, with_res, 1, log=True, dash=True)],
-        "Con %s, la norma del gradiente que llega a la primera capa baja a %s sin residual y "
-        "%s con residual." % (
-            plural(depth, "capa"), d.fmt_sci(min(plain)),
-            "vale %s" % d.fmt(low, 3) if d.fmt(low, 3) == d.fmt(high, 3) else
-            "se queda entre %s y %s" % (d.fmt(low, 3), d.fmt(high, 3))))
+        "Con %s, la norma del gradiente que llega a la primera capa es %s sin residual y "
+        "%s con residual." % (plural(depth, "capa"), d.fmt_sci(plain[-1]),
+                              d.fmt(with_res[-1], 3)))
     return {
         "depth": depth,
         "chart": picture,
@@ -322,39 +339,125 @@ def residual_panel(state):
                          ["sin residual", "con residual"], rows, "capas"),
         "plain": d.fmt_sci(plain[-1]),
         "residual": d.fmt(with_res[-1], 3),
-        "summary": ("Con residual, en %s la norma se queda entre %s y %s: nunca baja de %s. "
-                    "Sin residual baja a %s." % (span, d.fmt(low, 3), d.fmt(high, 3),
-                                                 d.fmt(low, 3), d.fmt_sci(min(plain)))
-                    if depth > 1 else
-                    "Con una sola capa todavía no hay producto de jacobianos que encoja."),
+        "summary": _residual_summary(plain, with_res),
 
     }
 
 
+def _residual_summary(plain, with_res):
+    """Across the depths 1 … depth of the table: the range with the residual,
+    and how low the plain stack goes (and at which depth)."""
+    depth = len(plain)
+    if depth == 1:
+        return "Con una sola capa todavía no hay producto de jacobianos que encoja."
+    low, high = min(with_res), max(with_res)
+    lowest = int(np.argmin(plain))
+    spread = ("vale %s en todas" % d.fmt(low, 3) if d.fmt(low, 3) == d.fmt(high, 3) else
+              "se queda entre %s y %s" % (d.fmt(low, 3), d.fmt(high, 3)))
+    text = "De 1 a %d capas, con residual la norma %s. Sin residual " % (depth, spread)
+    if lowest == depth - 1:
+        return text + "baja hasta %s, la menor de la tabla." % d.fmt_sci(plain[-1])
+    return text + ("llega a bajar a %s (con %s), aunque no siempre baja al añadir una capa: "
+                   "con %s es %s." % (d.fmt_sci(plain[lowest]), plural(lowest + 1, "capa"),
+                                      plural(depth, "capa"), d.fmt_sci(plain[-1])))
+
+
 # -------------------------------------------------------------- 4. LayerNorm
+
+NORMS = ("sin normalizar", "post-norm", "pre-norm")
+
 
 @functools.lru_cache(maxsize=8)
 def _growth(depth):
+    """The forward norms after each layer, from the input on: table, summary, chart."""
     growth = b.norm_growth(depth)
-    rows = [{"label": str(layer + 1), "selected": layer + 1 == len(growth),
+    rows = [{"label": "entrada" if layer == 0 else str(layer), "selected": layer == depth,
              "cells": [d.cell(v) for v in values]} for layer, values in enumerate(growth)]
     plain, post, pre = growth[-1]
-    first = growth[0][0]
-    summary = ("Tras %s: sin normalizar la norma es %s%s, post-norm la deja en %s y "
-               "pre-norm llega a %s." % (
-                   plural(depth, "capa"), d.fmt(plain),
-                   " (%s tras la primera)" % d.fmt(first) if depth > 1 else "",
-                   d.fmt(post), d.fmt(pre)))
-    layers = list(range(1, len(growth) + 1))
-    names = ("sin normalizar", "post-norm", "pre-norm")
+    summary = ("La entrada tiene norma %s. Tras %s: sin normalizar llega a %s, post-norm la "
+               "deja en %s y pre-norm llega a %s." % (
+                   d.fmt(growth[0][0]), plural(depth, "capa"), d.fmt(plain), d.fmt(post),
+                   d.fmt(pre)))
+    layers = list(range(len(growth)))
     picture = chart(
         "Norma de la activación según la profundidad",
-        linear_axis(0, len(growth), "capa", 6, integer=True),
+        linear_axis(0, depth, "capa (0: la entrada)", 6, integer=True),
         linear_axis(0, max(max(row) for row in growth), "norma"),
         [series(name, layers, [row[k] for row in growth], k, dash=k == 1)
-         for k, name in enumerate(names)], summary)
-    return (d.table("growth", "Norma de la activación tras cada capa",
-                    ["sin normalizar", "post-norm", "pre-norm"], rows, "capa"), summary, picture)
+         for k, name in enumerate(NORMS)], summary)
+    return (d.table("growth", "Norma de la activación tras cada capa", list(NORMS), rows,
+                    "capa"), summary, picture)
+
+
+@functools.lru_cache(maxsize=1)
+def _last_layer_gradients():
+    """‖∂L/∂W‖ of the last layer at initialisation, for stacks of 1 … DEPTH_MAX
+    layers, post-norm and pre-norm (block.norm_gradients)."""
+    post, pre = [], []
+    for depth in range(1, DEPTH_MAX + 1):
+        p, q = b.norm_gradients(depth)
+        post.append(p[-1])
+        pre.append(q[-1])
+    return post, pre
+
+
+@functools.lru_cache(maxsize=8)
+def _stability(depth):
+    """The gradient of the last layer as the stack grows: post-norm keeps it,
+    pre-norm shrinks it (Xiong et al., 2020); a table, a chart, a sentence."""
+    post, pre = (values[:depth] for values in _last_layer_gradients())
+    rows = [{"label": str(n + 1), "selected": n + 1 == depth,
+             "cells": [d.cell(post[n]), d.cell(pre[n])]} for n in range(depth)]
+    table = d.table("stability", "Gradiente de la última capa al inicio, según la profundidad",
+                    ["post-norm", "pre-norm"], rows, "capas")
+    layers = list(range(1, depth + 1))
+    if depth == 1:
+        summary = ("Con una sola capa, el gradiente de sus pesos al inicio vale %s con post-norm "
+                   "y %s con pre-norm. Sube la profundidad para ver qué pasa al apilar capas."
+                   % (d.fmt(post[0]), d.fmt(pre[0])))
+    else:
+        kept = _kept(post)
+        reduced = pre[-1] < pre[0]
+        summary = (
+            "Con %s, el gradiente de los pesos de la última capa al inicio vale %s con post-norm "
+            "y %s con pre-norm; con una sola capa, %s y %s. Al apilar capas, post-norm lo deja "
+            "%s (de 1 a %d capas se queda entre %s y %s) y pre-norm lo %s: con %d capas es %s "
+            "veces el de una." % (
+                plural(depth, "capa"), d.fmt(post[-1]), d.fmt(pre[-1]), d.fmt(post[0]),
+                d.fmt(pre[0]), "más o menos igual" if kept else "oscilando", depth,
+                d.fmt(min(post)), d.fmt(max(post)), "reduce" if reduced else "no reduce",
+                depth, d.fmt(pre[-1] / pre[0])))
+        if kept and reduced:
+            summary += (
+                " Unas últimas capas con gradientes grandes, que no bajan al apilar más, se "
+                "mueven demasiado en los primeros pasos si la tasa de aprendizaje es grande "
+                "desde el principio: por eso post-norm suele necesitar calentamiento (empezar "
+                "con una tasa pequeña e ir subiéndola) y pre-norm entrena estable sin él, como "
+                "mostraron Xiong et al. (2020).")
+    picture = chart(
+        "Gradiente de la última capa al inicio", linear_axis(0, depth, "capas", 6, integer=True),
+        linear_axis(0, max(post + pre), "norma del gradiente"),
+        [series(name, layers, values, k + 1, dash=k == 0)
+         for k, (name, values) in enumerate((("post-norm", post), ("pre-norm", pre)))], summary)
+    return table, summary, picture
+
+
+def _kept(values):
+    """«más o menos igual»: every value within a factor of two of the first."""
+    return all(0.5 * values[0] <= v <= 2 * values[0] for v in values)
+
+
+def _undo_sentence(x, mean, scale, out):
+    """Whether γ and β undo the normalisation here, and which values would."""
+    gamma, beta = d.equals_shortest(scale), d.equals_shortest(mean)
+    if np.all(x == x[0]):  # a constant x normalises to zeros, which γ cannot scale
+        return ("Aquí x es constante: se normaliza a ceros y γ no tiene nada que escalar; basta "
+                "β = μ %s para recuperarlo%s." % (beta, ", y así está" if same(out, x) else ""))
+    if same(out, x):
+        return ("Con γ = √(σ² + ε) %s y β = μ %s la salida vuelve a ser x: γ y β, aprendidos, "
+                "pueden deshacer la normalización cuando al modelo le conviene." % (gamma, beta))
+    return ("Para deshacer la normalización harían falta γ = √(σ² + ε) %s y β = μ %s: con ellos "
+            "la salida volvería a ser x." % (gamma, beta))
 
 
 @reads("ln_x", "gamma", "beta", "depth")
@@ -363,20 +466,28 @@ def layernorm_panel(state):
     gamma = np.full(4, state["gamma"])
     beta = np.full(4, state["beta"])
     mean, var = float(x.mean()), float(x.var())
-    normalized = (x - mean) / np.sqrt(var + b.LN_EPS)
+    scale = math.sqrt(var + b.LN_EPS)
+    normalized = (x - mean) / scale
     out = b.layer_norm(x, gamma, beta)
+    growth, growth_summary, growth_chart = _growth(state["depth"])
+    stability, stability_summary, stability_chart = _stability(state["depth"])
     return {
         # x and μ with the decimals they need: (1; 1; 1; 1,001) must not read
         # as a constant vector beside a normalised one that is not zero.
         "x": "(%s)" % "; ".join(d.fmt_exact(v) for v in x), "mean": d.fmt_exact(mean, 3),
         "var": d.fmt_small(var),
         "normalized": d.fmt_vector(normalized, 3),
-        "gamma": d.fmt(state["gamma"], 1), "beta": d.fmt(state["beta"], 1),
+        "gamma": d.fmt_exact(state["gamma"], 1, 3), "beta": d.fmt_exact(state["beta"], 1, 3),
         "out": d.fmt_vector(out, 3),
         "out_mean": d.fmt(float(out.mean()), 3), "out_std": d.fmt(float(out.std()), 3),
-        "growth": _growth(state["depth"])[0],
-        "growth_summary": _growth(state["depth"])[1],
-        "growth_chart": _growth(state["depth"])[2],
+        "undo": {"gamma": scale, "beta": mean,
+                 "sentence": _undo_sentence(x, mean, scale, out)},
+        "growth": growth,
+        "growth_summary": growth_summary,
+        "growth_chart": growth_chart,
+        "stability": stability,
+        "stability_summary": stability_summary,
+        "stability_chart": stability_chart,
     }
 
 
@@ -448,11 +559,12 @@ def shape_check(d_model, n_head, d_ff):
 
 
 def parameter_table(d_model, d_ff):
-    """The article's table, with Spanish headers: {"headers", "rows"}.
+    """The article's table, with Spanish headers: {"headers", "rows", "note"}.
 
-    The shares show as many decimals as it takes for the three to add up to
-    the Total row's 100 % (the article's own table reads 33,3 + 66,7 + 0,1 =
-    100,1); a share too small to show reads «< 0,1 %».
+    Each share is its own rounding at one decimal, as the article's table
+    prints them (33,3 + 66,7 + 0,1 = 100,1 for 512/2048); when they do not
+    add up to the Total row's 100,0 %, the note says so. A share too small
+    to show reads «< 0,1 %».
     """
     counts = b.block_parameter_counts(d_model, d_ff)
     parts = [counts["attention"], counts["ffn"], counts["layernorm"]]
@@ -463,13 +575,27 @@ def parameter_table(d_model, d_ff):
             ["Atención", d.fmt_int(parts[0]), shares[0]],
             ["FFN", d.fmt_int(parts[1]), shares[1]],
             ["LayerNorm", d.fmt_int(parts[2]), shares[2]],
-            ["Total", d.fmt_int(counts["total"]), d.total_share(shares)],
+            ["Total", d.fmt_int(counts["total"]), d.fmt(100, 1) + " %"],
         ],
+        "note": d.shares_note(shares),
+    }
+
+
+def article_table(d_model, d_ff):
+    """What the article's own code cell publishes on window.py_table_data, to
+    the character: English headers, Python's own formats (f"{n:,}", f"{x:.1%}")."""
+    counts = b.block_parameter_counts(d_model, d_ff)
+    total = counts["total"]
+    names = (("Attention", "attention"), ("FFN", "ffn"), ("LayerNorm", "layernorm"))
+    return {
+        "headers": ["Component", "Parameters", "Share"],
+        "rows": [[name, "{:,}".format(counts[key]), "{:.1%}".format(counts[key] / total)]
+                 for name, key in names] + [["Total", "{:,}".format(total), "100.0%"]],
     }
 
 
 def ratio_text(d_model, d_ff):
-    """d_ff / d_model as read: '4', '0,002', or '< 0,001' (never a bare 0)."""
+    """d_ff / d_model as read: '4', '3,906', or '< 0,001' (never a bare 0)."""
     ratio = d_ff / d_model
     return d.fmt_short(ratio, 3) if ratio >= 0.001 else "< 0,001"
 
@@ -477,43 +603,49 @@ def ratio_text(d_model, d_ff):
 def share_sentence(d_model, d_ff):
     """How the FFN's share reads, for the sizes chosen (not for the article's),
     and where it goes as d_model grows with d_ff in the same proportion r:
-    the d_model² terms win, so the FFN's share tends to 2r/(4 + 2r)."""
+    the d_model² terms win, so the FFN's share tends to r/(2 + r).
+
+    Above, below or at that limit is decided exactly, in integers:
+    (2df + f + d)/(4d² + 2df + f + 5d) against f/(2d + f) differ by the sign
+    of 2d(d − f) once multiplied out, so the share is below the limit when
+    d_ff > d_model, above it when d_ff < d_model, and on it when they are equal.
+    """
     counts = b.block_parameter_counts(d_model, d_ff)
     share = counts["ffn"] / counts["total"]
     attn_share = counts["attention"] / counts["total"]
     shares = d.fmt_shares([counts["attention"], counts["ffn"], counts["layernorm"]])
     ratio_read = ratio_text(d_model, d_ff)
-    ratio = ("d_ff = %s·d_model" % ratio_read if not ratio_read.startswith("<") else
-             "d_ff menor que una milésima de d_model")
+    if ratio_read.startswith("<"):
+        ratio = "d_ff menor que una milésima de d_model"
+    else:
+        exact = d.reads_exactly(ratio_read, d_ff / d_model)
+        ratio = ("d_ff = d_model" if d_ff == d_model else
+                 "d_ff %s %s·d_model" % ("=" if exact else "≈", ratio_read))
     words = fraction_words(share)
     attn_words = fraction_words(attn_share)
     here = shares[1]
-    shares = [("menos del " + text[2:]) if text.startswith("<") else "el " + text
-              for text in shares]
+    said = [("menos del " + text[2:]) if text.startswith("<") else "el " + text
+            for text in shares]
     sentence = ("Con %s, la FFN se lleva %s de los parámetros%s y la atención %s%s. "
                 "Atención: 4·d_model²; FFN: 2·d_model·d_ff + d_ff + d_model; LayerNorm: "
                 "4·d_model. Si d_ff crece en proporción a d_model, los términos en d_model² "
-                "mandan" % (ratio, shares[1], " (%s)" % words if words else "",
-                            shares[0], " (%s)" % attn_words if attn_words else ""))
+                "mandan" % (ratio, said[1], " (%s)" % words if words else "",
+                            said[0], " (%s)" % attn_words if attn_words else ""))
     if ratio_read.startswith("<"):
         return sentence + " y el reparto se acerca a uno que solo depende de esa proporción."
-    r = d_ff / d_model
-    places = max(1, d.decimals(here.split()[-2]))
-    limit = d.fmt(100 * r / (2 + r), places) + " %"
-    if limit == here:
-        return sentence + (": con esta proporción la FFN tiende al %s del total, y aquí, con "
-                           "los decimales de la tabla, ya lo alcanza." % limit)
-    # The terms that grow only as d_model: the FFN's biases (d_ff + d_model)
-    # raise its share, LayerNorm's 4·d_model lowers it. Against the limit,
-    # (2·d·f + f + d) / (4d² + 2·d·f + f + 5d) < f / (2d + f) exactly when
-    # d_ff > d_model: then LayerNorm lowers it more than the biases raise it.
-    below = share < r / (2 + r)
+    limit = d.fmt(100 * d_ff / (2 * d_model + d_ff), 1) + " %"
+    if d_ff == d_model:
+        return sentence + (": con d_ff = d_model la FFN tiende al %s del total, exactamente un "
+                           "tercio, y aquí ya lo tiene: sus sesgos (d_ff + d_model) y LayerNorm "
+                           "(4·d_model) pesan lo mismo a cualquier tamaño." % limit)
+    below = d_ff > d_model
+    reads_same = " (con un decimal se lee igual)" if limit == here else ""
     return sentence + (": con esta proporción la FFN tiende al %s del total cuanto mayor es "
-                       "d_model. Aquí queda por %s, en %s: a este tamaño aún cuentan los "
+                       "d_model. Aquí queda por %s, en %s%s: a este tamaño aún cuentan los "
                        "términos que solo crecen como d_model; los sesgos de la FFN "
                        "(d_ff + d_model) suben su parte y LayerNorm (4·d_model) la baja, y con "
                        "d_ff %s que d_model %s." % (
-                           limit, "debajo" if below else "encima", here,
+                           limit, "debajo" if below else "encima", here, reads_same,
                            "mayor" if below else "menor",
                            "baja más de lo que sube" if below else "sube más de lo que baja"))
 
@@ -548,7 +680,8 @@ def block_panel(state):
         "table": d.table("params", "Parámetros del bloque", table["headers"][1:],
                          [{"label": row[0], "selected": row[0] == "Total",
                            "cells": [d.cell(None, text) for text in row[1:]]}
-                          for row in table["rows"]], table["headers"][0]),
+                          for row in table["rows"]], table["headers"][0], table["note"]),
+        "published": article_table(d_model, d_ff),
         "ffn_share": table["rows"][1][2],
         "share_sentence": share_sentence(d_model, d_ff),
     }
@@ -558,10 +691,12 @@ def block_panel(state):
 
 @functools.lru_cache(maxsize=1)
 def quiz():
+    """The closing quiz as prompts; each explanation names its answer first."""
     return [{
         "id": q["id"], "question": q["question"],
         "options": [{"value": v, "label": label} for v, label in q["options"]],
-        "answers": [q["answer"]], "explanation": q["explanation"],
+        "answers": [q["answer"]],
+        "explanation": "Respuesta: «%s». %s" % (dict(q["options"])[q["answer"]], q["explanation"]),
         "panel": q["panel"], "panel_label": PANELS[q["panel"]],
     } for q in QUIZ]
 
@@ -596,8 +731,9 @@ def announce(state):
                      % (residual["layers"], residual["plain"], residual["residual"])}
     said.update({k: position["waves"] for k in ("pe_positions", "pe_d", "shift_k")})
     said.update({k: "LayerNorm: salida %s." % layernorm["out"] for k in ("ln_x", "gamma", "beta")})
-    said.update({k: "Parámetros del bloque: %s en total. %s"
-                    % (block["params"]["rows"][3][1], block["share_sentence"].split(". ")[0] + ".")
+    counts = b.block_parameter_counts(state["d_model"], state["d_ff"])
+    said.update({k: "Parámetros del bloque: %s en total; la FFN se lleva el %s."
+                    % (d.fmt_int(counts["total"]), block["ffn_share"])
                  for k in ("d_model", "heads", "d_ff")})
     return said
 

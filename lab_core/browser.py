@@ -30,7 +30,7 @@ def render(request_text):
     js.window.py_view_data = to_json(sent)
     view = whole.get("view") if whole["ok"] else None
     if view and view["lab"] == "block" and "block" in sent["view"]:
-        js.window.py_table_data = to_json(view["block"]["params"])
+        js.window.py_table_data = json.dumps(view["block"]["published"])
 
 
 def publish_runtime():

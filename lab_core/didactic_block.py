@@ -115,8 +115,9 @@ QUIZ = (
                     ("mitad", "La mitad"),
                     ("dos-tercios", "Unos dos tercios")),
         "answer": "dos-tercios",
-        "explanation": "Atención: 4·d². FFN: 2·d·d_ff ≈ 8·d². La proporción 2 : 1 no "
-                       "depende de d_model, porque ambas crecen como d².",
+        "explanation": "Atención: 4·d². FFN: 2·d·d_ff + d_ff + d ≈ 8·d². La proporción 2 : 1 "
+                       "apenas depende de d_model: las dos crecen como d², y los términos "
+                       "que solo crecen como d (sesgos, LayerNorm) pesan cada vez menos.",
         "panel": "bloque",
     },
 )

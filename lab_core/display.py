@@ -5,18 +5,20 @@ Formatting lives here so that a view pre-rendered at build time and the live
 one in the browser read exactly the same.
 
 Rounding rules, one for the whole lab:
-- a single number rounds half up on its shortest decimal form (0,125 → 0,13,
-  as a reader rounds by hand; Python's format() would round half to even);
-- numbers that must add up (a row of attention weights, the shares of a
-  parameter table) show as many decimals as it takes for the digits shown to
-  keep the sum shown (`fmt_parts`): each still reads as its own honest
-  rounding, and equal values always read equal;
-- a share that is not zero but rounds to zero reads «< 0,01 %», never «0,00 %».
+- every digit shown is the correct rounding, half up, of its value, from
+  its 12-digit decimal (0,125 → 0,13, as a reader rounds by hand; Python's
+  format() would round half to even);
+- the same quantity has the same decimals everywhere: weights and
+  probabilities two (`WEIGHT_DIGITS`), parameter shares one;
+- nothing is nudged to make a row add up: where the shown parts do not add
+  up to the shown total, the table carries a short note that says so
+  (`sum_gap`, `rounding_note`);
+- a share that is not zero but rounds to zero reads «< 0,1 %», never «0,0 %».
 """
 from __future__ import annotations
 
 import math
-from decimal import ROUND_FLOOR, ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 MINUS = "\u2212"
 MASKED_TEXT = MINUS + "∞"
@@ -26,43 +28,20 @@ TIE_TOLERANCE = 1e-9  # values closer than this are the same number, up to round
 SIGNIFICANT = 12  # digits a text is decided by: below them is floating-point round-off
 
 
-def _decimal(x):
-    """x to SIGNIFICANT digits, as the shortest decimal: what a person would round.
-
-    One number computed two ways differs in its last bits; at a rounding tie
-    (85,305 to two decimals) those bits would decide, and the same score read
-    85,30 in one cell and 85,31 in the next. Cut to 12 digits first, both
-    read 85,31.
-    """
-    x = float(x)
-    if not math.isfinite(x):
-        raise ValueError("no se puede mostrar un número no finito: %r" % (x,))
-    return Decimal(repr(float("%.*g" % (SIGNIFICANT, x))))
-
-
-def _spanish(magnitude, digits):
-    """A non-negative Decimal, already rounded, in Spanish digits."""
-    text = "{:,.{}f}".format(magnitude, digits)
-    return text.replace(",", "\u0000").replace(".", ",").replace("\u0000", ".")
-
-
-def _signed(negative, text):
-    return (MINUS if negative and text.strip("0,.") != "" else "") + text
-
-
 def fmt(x, digits=2):
     """1.4142 -> '1,41'; -0.5 -> '−0,50'; 0.125 -> '0,13'; 3150336 (digits=0) -> '3.150.336'.
 
-    The value's 12-digit decimal (see _decimal), rounded half up with
-    integers: every number on the page goes through here, and this takes
-    half the time of the same rounding in Decimal, which
-    tests/unit/test_fidelity.py checks it against.
+    The value cut to 12 significant digits first: one number computed two
+    ways differs in its last bits, and at a rounding tie (85,305 to two
+    decimals) those bits would decide, so the same score would read 85,30 in
+    one cell and 85,31 in the next. Then rounded half up with integers
+    rather than Decimal: every number on the page goes through here (a test
+    checks the two roundings agree).
     """
     x = float(x)
     if not math.isfinite(x):
         raise ValueError("no se puede mostrar un número no finito: %r" % (x,))
-    # The 12-digit decimal, as _decimal's (a decimal of 12 digits is its
-    # float's shortest form): '1.41421356237', '-2.5e-07', '3e+20'.
+    # The 12-digit decimal: '1.41421356237', '-2.5e-07', '3e+20'.
     text = "%.*g" % (SIGNIFICANT, x)
     negative = text[0] == "-"
     mantissa, _, exponent = text.lstrip("-").partition("e")
@@ -107,68 +86,74 @@ def fmt_vector_short(values):
     return "(" + "; ".join(fmt_short(x) for x in values) + ")"
 
 
-def fmt_parts(values, digits=2, max_digits=4):
-    """Texts for values that must add up: each rounded on its own (half up),
-    with as many decimals as it takes (digits to max_digits) for the texts to
-    add up to the rounded total. 0,0529 + 0,8942 + 0,0529 read 0,053 + 0,894 +
-    0,053, never 0,05 + 0,89 + 0,05 (0,99). Every text stays the honest
-    rounding of its value, and equal values read equal.
+WEIGHT_DIGITS = 2  # weights and probabilities: the same two decimals on every panel
 
-    When no number of decimals makes them add up (a row like 0,75677 +
-    3 × 0,05596 + 2 × 0,03768), the units of the last decimal are handed out
-    by the largest-remainder method, to whole groups of equal values, and a
-    value that reads 0 gets none. Only the last decimal may move, so that
-    each text, cut by one decimal, still reads as its own value does: that
-    row reads 0,7568 + 3 × 0,0560 + 2 × 0,0376, where 0,756 + 3 × 0,056 +
-    2 × 0,038 would show 0,756 beside another panel's honest 0,757. When no
-    choice keeps that, the fewest decimals that add up are used. Equal
-    values that even that cannot keep together (three thirds: 0,33 each,
-    0,99 in all) read alone, at `digits`.
-    """
-    values = [float(v) for v in values]
-    total = sum(_decimal(v) for v in values)
-    for places in range(digits, max_digits + 1):
-        texts = [fmt(v, places) for v in values]
-        shown = sum(_decimal(v).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
-                    for v in values)
-        if shown == total.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP):
-            return texts
-    for places in range(digits + 2, max_digits + 1):
-        texts = _largest_remainder(values, places, honest=places - 1)
-        if texts is not None:
-            return texts
-    for places in range(min(digits + 1, max_digits), max_digits + 1):
-        texts = _largest_remainder(values, places)
-        if texts is not None:
-            return texts
+
+def fmt_row(values, digits=WEIGHT_DIGITS):
+    """Texts for a row of values that should add up (weights, probabilities):
+    each its own rounding, half up, at the same decimals. Nothing is nudged
+    to make the row add up; `sum_gap` says when it does not."""
     return [fmt(v, digits) for v in values]
 
 
-def fmt_sum(parts, total, digits=2, most=6):
-    """A sum written out, «a + b = c», that adds up as read: the parts and
-    the total at the fewest decimals (digits to most) at which the rounded
-    parts add up to the rounded total, and at which every text, rounded by
-    hand to `digits`, reads as its value does at `digits` (a table beside
-    it). 0,08256 + 0,08256 = 0,16512 reads so, not 0,08 + 0,08 = 0,17, nor
-    0,083 + 0,083 = 0,165; 0,3750 + 0,6298 = 1,0048, not 0,375 + 0,630 =
-    1,005 (which a reader rounds to 1,01, where the table reads 1,00).
-    Returns (part texts, total text, sign): sign is "=" when the texts add
-    up, "≈" when no decimals up to `most` do.
-    """
-    values = list(parts) + [total]
-    for places in range(digits, most + 1):
-        texts = [fmt(v, places) for v in values]
-        if sum(number(t) for t in texts[:-1]) != number(texts[-1]):
-            continue
-        if _read_as_rounded(texts, values, digits):
-            return texts[:-1], texts[-1], "="
-    return [fmt(v, most) for v in parts], fmt(total, most), "≈"
+def shown_sum(texts):
+    """The sum of number texts as a reader adds them: ['0,33'] * 3 -> 0,99."""
+    return sum((number(t) for t in texts), Decimal(0))
 
 
-def _read_as_rounded(texts, values, digits):
-    """Whether each text, rounded by hand to `digits`, reads as its value
-    does at `digits` (as a table beside it shows it)."""
-    return all(fmt(number(t), digits) == fmt(v, digits) for t, v in zip(texts, values))
+def sum_gap(texts, total_text):
+    """None when the texts add up to the total as read; else the sum they
+    show, as text ('0,99'), for a note that says so."""
+    shown = shown_sum(texts)
+    if shown == number(total_text):
+        return None
+    return fmt(float(shown), max([decimals(t) for t in texts] + [decimals(total_text)]))
+
+
+def rounding_note(gaps):
+    """The plain note under a table whose rounded parts do not add up:
+    gaps is [(what, sum as read, total as read)]; None when there are none."""
+    if not gaps:
+        return None
+    said = "; ".join("%s suman %s, no %s" % gap for gap in gaps)
+    return "Cada número está redondeado por separado: %s." % said
+
+
+def fmt_shares(counts, digits=1):
+    """Percentages of a total, each its own rounding (half up) at `digits`;
+    a share that is not zero but rounds to zero reads «< 0,1 %», never
+    «0,0 %». They may add up to 99,9 % or 100,1 % (the article's own table
+    reads 33,3 + 66,7 + 0,1): `shares_gap` says so."""
+    total = float(sum(counts))
+    smallest = fmt(10.0 ** -digits, digits)
+    texts = []
+    for c in counts:
+        text = fmt(100.0 * c / total, digits)
+        texts.append(("< %s %%" % smallest) if c and number(text) == 0 else text + " %")
+    return texts
+
+
+def shares_note(shares, digits=1):
+    """The note under shares that, as read, do not add up to 100 %; None when
+    they do. A «< 0,1 %» share has no value to add, so the note says what
+    the others add up to and that a part below 0,1 % is left."""
+    tiny = [t for t in shares if t.startswith("<")]
+    values = [number(t.rstrip(" %")) for t in shares if not t.startswith("<")]
+    shown = fmt(float(sum(values, Decimal(0))), digits) + " %"
+    if not tiny and number(shown.rstrip(" %")) == 100:
+        return None
+    if tiny:
+        return ("Cada proporción está redondeada por separado: las demás suman %s, y falta "
+                "una parte menor que %s." % (shown, tiny[0][2:]))
+    return ("Cada proporción está redondeada por separado: suman %s, no %s %%."
+            % (shown, fmt(100, digits)))
+
+
+def equals_shortest(x, most=3):
+    """'= 5' when the value is what the fewest decimals (up to `most`) say,
+    '≈ 2,236' when even `most` decimals round it (√5,00001 = 2,23607…)."""
+    text = fmt_exact(x, 0, most)
+    return ("= " if reads_exactly(text, x) else "≈ ") + text
 
 
 def signed_terms(texts):
@@ -190,81 +175,21 @@ def decimals(text):
     return len(text.split(",")[1].split(" ")[0]) if "," in text else 0
 
 
-def _tie_groups(values):
-    """Indices of values equal up to round-off, grouped."""
-    groups = []
-    for i in sorted(range(len(values)), key=lambda i: values[i]):
-        if groups and abs(values[i] - values[groups[-1][-1]]) <= TIE_TOLERANCE:
-            groups[-1].append(i)
-        else:
-            groups.append([i])
-    return groups
-
-
-def _largest_remainder(values, places, honest=None):
-    """Texts at `places` decimals that add up to the rounded total: floors,
-    and one unit more for the groups of equal values with the largest
-    remainders. With `honest`, only choices whose every text reads, at
-    `honest` decimals, as its value does; None when there is no choice."""
-    unit = Decimal(1).scaleb(-places)
-    exact = [_decimal(v) for v in values]
-    floors = [v.quantize(unit, rounding=ROUND_FLOOR) for v in exact]
-    total = sum(exact, Decimal(0)).quantize(unit, rounding=ROUND_HALF_UP)
-    missing = int(((total - sum(floors, Decimal(0))) / unit).to_integral_value())
-    groups = _tie_groups(values)
-    if any(len({floors[i] for i in g}) > 1 for g in groups) or missing < 0:
+def quotient(numerator, denominator, result_text):
+    """How «a / b ≈ c» reads when a and b are shown as texts and c is the
+    result as the table shows it: "=" when the shown a / b is exactly the
+    shown c, "≈" when it rounds to it, and None when a reader dividing the
+    shown numbers would get another c (then the sentence must say that it
+    divides the unrounded values)."""
+    a, b = number(numerator), number(denominator)
+    if b == 0:
         return None
-    remainder = [float(exact[g[0]] - floors[g[0]]) for g in groups]
-    # A value that reads 0 stays 0: a weight of 2·10⁻⁷ is never shown as 0,001.
-    zero = [abs(exact[g[0]]) < unit / 2 for g in groups]
-    best = None
-    for mask in range(1 << len(groups)):  # at most 2^8 subsets: rows are short
-        chosen = [k for k in range(len(groups)) if mask >> k & 1]
-        if sum(len(groups[k]) for k in chosen) != missing or any(zero[k] for k in chosen):
-            continue
-        if honest is not None and not _reads_honest(groups, chosen, floors, unit, values, honest):
-            continue
-        gain = sum(remainder[k] * len(groups[k]) for k in chosen)
-        if best is None or gain > best[0]:
-            best = (gain, chosen)
-    if best is None:
-        return None
-    up = {i for k in best[1] for i in groups[k]}
-    return [_signed(exact[i] < 0, _spanish(abs(floors[i] + (unit if i in up else 0)), places))
-            for i in range(len(values))]
-
-
-def _reads_honest(groups, chosen, floors, unit, values, digits):
-    """Whether the texts of a largest-remainder choice (floors, one unit more
-    for the chosen groups) each read, at `digits` decimals, as their values do."""
-    for k, group in enumerate(groups):
-        i = group[0]
-        shown = floors[i] + (unit if k in chosen else 0)
-        if fmt(float(shown), digits) != fmt(values[i], digits):
-            return False
-    return True
-
-
-def fmt_shares(counts, digits=1):
-    """Percentages of a total whose texts add up to 100 (see fmt_parts); a
-    share too small to show reads «< 0,01 %» (at the decimals used)."""
-    total = float(sum(counts))
-    texts = fmt_parts([100.0 * c / total for c in counts], digits, digits + 2)
-    places = max(decimals(t) for t in texts)
-    smallest = "0," + "0" * (places - 1) + "1" if places else "1"
-    return [("< %s %%" % smallest) if c and text.strip("0,") == "" else text + " %"
-            for c, text in zip(counts, texts)]
-
-
-def sum_text(total, texts):
-    """A «suma» row: the total with as many decimals as the parts show."""
-    return fmt(total, max([decimals(t) for t in texts] + [2]))
-
-
-def total_share(shares):
-    """The «100,0 %» of a Total row, with the decimals its parts show."""
-    places = max(decimals(t.lstrip("< ")) for t in shares)
-    return fmt(100, places) + " %"
+    exact = a / b
+    c = number(result_text)
+    if exact == c:
+        return "="
+    places = decimals(result_text)
+    return "≈" if fmt(float(exact), places) == fmt(float(c), places) else None
 
 
 def fmt_sci(x):
@@ -302,22 +227,6 @@ def fmt_exact(x, digits=2, most=6):
         if reads_exactly(text, x):
             return text
     return fmt(x, most)
-
-
-def fmt_beside(values, digits=3, shown=2, most=6):
-    """Texts for numbers a sentence gives more finely than the table beside
-    it: all at the fewest decimals (digits to most) at which each text,
-    rounded by hand to `shown`, reads as the table does. −1,4748 reads
-    −1,4748, not −1,475, which a reader rounds to −1,48 where the table
-    reads −1,47; 1,99502 and 2,00498 read 1,99502 and 2,00498, not 1,995 and
-    2,005 (which a reader rounds to 2,00 and 2,01; the table: 2,00 and 2,00).
-    """
-    values = [float(v) for v in values]
-    for places in range(digits, most + 1):
-        texts = [fmt(v, places) for v in values]
-        if _read_as_rounded(texts, values, shown):
-            return texts
-    return [fmt(v, most) for v in values]
 
 
 def fmt_small(x, digits=3):
@@ -359,9 +268,10 @@ def cell(value, text=None, **flags):
     return data
 
 
-def table(table_id, caption, columns, rows, corner=""):
-    """rows: list of {"label", "cells", optional "selected"}."""
+def table(table_id, caption, columns, rows, corner="", note=None):
+    """rows: list of {"label", "cells", optional "selected"}; note: a plain
+    sentence shown under the table (why its rounded numbers do not add up)."""
     for row in rows:
         row.setdefault("selected", False)
     return {"id": table_id, "caption": caption, "corner": corner,
-            "columns": list(columns), "rows": rows}
+            "columns": list(columns), "rows": rows, "note": note}

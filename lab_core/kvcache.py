@@ -74,3 +74,21 @@ def projection_counts(n_steps):
     with_cache = [3] * n_steps
     without = [3 * t for t in range(1, n_steps + 1)]
     return with_cache, without
+
+
+def attention_counts(n_steps):
+    """q·k products with and without cache, per step.
+
+    With a cache, step t still compares the new query with all t cached keys:
+    t products, growing with the sentence. Without it, step t recomputes the
+    causal attention of every position: 1 + 2 + … + t = t(t + 1)/2.
+    """
+    with_cache = list(range(1, n_steps + 1))
+    without = [t * (t + 1) // 2 for t in range(1, n_steps + 1)]
+    return with_cache, without
+
+
+def cache_sizes(n_steps, d_k, d_v):
+    """Numbers the cache holds after each step, per head and per layer: the
+    k (d_k numbers) and v (d_v numbers) of every token so far."""
+    return [t * (d_k + d_v) for t in range(1, n_steps + 1)]

@@ -32,7 +32,9 @@ controls  key -> {"label", "options": [{"value", "label"}]} for choices, or
 
 Tables, wherever they appear:
   {"id", "caption", "corner", "columns": [str],
-   "rows": [{"label": str, "selected": bool, "cells": [cell]}]}
+   "rows": [{"label": str, "selected": bool, "cells": [cell]}], "note": str | null}
+  "note" says, in plain words, where the table's rounded numbers do not add
+  up as read (each is its own rounding: display.py); null when they do.
   cell = {"value": float | null, "text": str, "masked": bool, ...flags}.
   A masked score travels as value null with text "−∞": JSON has no
   infinity, and json.dumps(allow_nan=False) refuses to invent one.
@@ -40,6 +42,8 @@ Tables, wherever they appear:
 Prediction prompts, wherever they appear:
   {"id", "question", "options": [{"value", "label"}], "answers": [value],
    "explanation"}; the page reveals the answer once the reader picks.
+  "explanation" is the whole answer: it names the right option first, then
+  why; the page adds no words of its own to it.
 
 builder     the reader's sentences for the sentence builder: {"words",
             "other_words": [{"index", "word", "label"}], "count",
@@ -58,7 +62,7 @@ state_line  the state as a reader says it («Frase: El banco del parque ·
 announce    {state key: sentence}: what a screen reader hears after a change
             of that key (the page's polite live region).
 
-Attention lab ("attention", lab_core/attention_lab.py)
+Attention lab ("attention", lab_core/attention_lab/)
 ------------------------------------------------------
 sentence    {"id" (a preset, or "propia"), "label", "tokens", "own", "other",
             "other_tokens", "other_own"}: the sentence shown and the one
@@ -73,7 +77,9 @@ arithmetic  {"query", "key", "blocks": [{"head", "q", "k", "expression",
             "score", "weight", "masked", "why", "softmax": table}], "predict"}.
 scaling     {"dk", "table", "example" (tables), "verdict", "sample"}: why the
             scores are divided by √d_k, measured on random vectors (scaling.py).
-mixture     {"blocks": [{"head", "out", "d_v", "table"}],
+mixture     {"blocks": [{"head", "out", "d_v", "table", "copies" (when the query's word
+            appears more than once: whether its copies get the same mixture, and why;
+            else "")}],
             "vocab": {"query", "best" (the winner, or the tie, with its value), "table"}}.
 heads       {"heads": [{"id", "label", "summary", "axes", "table"}],
             "combine": null | {"shapes": [str], "concat": table, "output": table,
@@ -84,13 +90,18 @@ rope        {"theta", "angle_q", "angle_k", "q", "k", "q_m",
             the sign of the offset changes), "norms", "drawing": {"extent",
             "label" (its text alternative), "vectors": [{"name", "x", "y",
             "role", "moved", "null"}]}, "table", "predict"}.
-training    {"table", "chart" (both null for a one-word sentence), "pairs" (which output is
-            compared with which word), "loss", "leak_loss", "verdict"}.
-cache       {"step", "new_token", "heads", "cache", "counts",
-            "check": {"max_diff", "exact"}, "prefix": {"position", "query",
-            "sentence", "other", "other_query", "mine", "theirs", "same",
-            "verdict"}, "drift": {"causal", "bidirectional", "appended",
-            "verdict"}, "predict"}.
+training    {"table", "chart" (both null for a one-word sentence), "has_loss",
+            "pairs" (which output is compared with which word), "summary" (both
+            masks' mean losses and the positions the open mask helps or hurts)}.
+cache       {"step", "new_token", "heads", "cache", "counts" (projections, q·k
+            products and cached numbers per step), "tradeoff" (what the cache
+            saves, what it does not, what it holds), "check": {"max_diff", "exact"},
+            "prefix": {"position", "query", "sentence", "other", "other_query",
+            "mine", "theirs", "same", "text" (the two outputs, said), "verdict"},
+            "drift": {"causal", "bidirectional", "appended", "verdict"}, "predict"}.
+generation  {"sentence" (the prompt and the words generated), "new", "summary",
+            "table" (one row per step: the word in, the likeliest next words, the
+            one chosen, the cache's rows)}.
 
 Block lab ("block", lab_core/block_lab.py)
 ------------------------------------------
@@ -104,18 +115,25 @@ position    {"heatmap": {"rows", "cols", "values" [rows][cols] (integers: each
             value times "scale"), "scale", "label"},
             "wavelengths" (table), "waves" (fastest and slowest wave), "limit" (where
             the slowest goes as d_model grows),
-            "shift": {"k", "error", "sine_only", "verdict"}}.
+            "shift": {"k", "error", "sine_only" (the best sine-only map's error
+            from position 1 on), "zero" (its error at position 0), "verdict"}}.
 residual    {"depth", "chart", "scale" (the log axis's caption: the ticks' step),
             "layers" ("12 capas"), "table", "plain", "residual", "summary"}.
 layernorm   {"x", "mean", "var", "normalized", "gamma", "beta", "out",
-            "out_mean", "out_std", "growth" (table), "growth_summary", "growth_chart"}.
+            "out_mean", "out_std", "undo": {"gamma", "beta" (numbers: the values
+            that give x back), "sentence"}, "growth" (table, from the input on),
+            "growth_summary", "growth_chart", "stability" (table: the last
+            layer's gradient at initialisation, post-norm and pre-norm, per
+            depth), "stability_summary", "stability_chart"}.
 ffn         {"d_model", "d_ff", "ratio", "demo" (the fixed FFN the checks use:
             "d_model = 8 → d_ff = 32 → d_model = 8"), "plot": {"x", "series": [{"name", "y"}]},
             "gelu_at", "collapse": {"error", "shape_a", "verdict"},
             "locality": {"ffn3", "ffn5", "attn5", "verdict"}}.
 block       {"shape_in", "shape_out", "check", "real", "note", "d_k",
-            "params": {"headers", "rows"} (also published on
-            window.py_table_data), "table", "ffn_share", "share_sentence"}.
+            "params": {"headers", "rows", "note"} (in Spanish, as the page
+            shows it), "published" (what the article's own cell publishes on
+            window.py_table_data: English headers, "1,048,576", "33.3%"),
+            "table", "ffn_share", "share_sentence"}.
 quiz        [{"id", "question", "options", "answers", "explanation", "panel",
             "panel_label"}]: prediction prompts with a link to their panel.
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .display import TIE_TOLERANCE, fmt
+from .display import TIE_TOLERANCE, fmt, number
 
 # Simple fractions a reader recognises, and how to say them.
 FRACTIONS = (
@@ -53,16 +53,23 @@ def best(labels, values, tolerance=TIE_TOLERANCE):
     return [label for label, v in zip(labels, values) if top - v <= tolerance]
 
 
-def winner_sentence(labels, values, texts=None):
+def best_as_read(labels, texts):
+    """The labels whose number text reads the largest (several on a tie as
+    read): a reader who sees 0,25 four times sees a tie, whatever digits the
+    page does not show."""
+    values = [number(t) for t in texts]
+    top = max(values)
+    return [label for label, v in zip(labels, values) if v == top]
+
+
+def winner_sentence(labels, texts):
     """«del (0,41)», or «empate entre del y de (0,41 cada una)».
 
-    `texts` are the values as the table beside the sentence shows them, so
-    the sentence quotes exactly what the reader sees.
+    `texts` are the values as the table beside the sentence shows them: the
+    sentence quotes exactly what the reader sees, and a tie is a tie as read.
     """
-    top = best(labels, values)
-    values = [float(v) for v in values]
-    texts = texts or [fmt(v) for v in values]
-    value = texts[values.index(max(values))]
+    top = best_as_read(labels, texts)
+    value = texts[list(labels).index(top[0])]
     if len(top) == 1:
         return "%s (%s)" % (top[0], value)
     return "empate entre %s (%s cada una)" % (join_words(top), value)

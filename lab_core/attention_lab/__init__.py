@@ -16,7 +16,7 @@ from ..words import plural
 from ..state import (
     Key, Spec, choice_key, float_range, int_range, parse_float, parse_int, shown, vector,
 )
-from .cache import cache_panel
+from .cache import GEN_MODES, cache_panel, generation_panel
 from .context import (
     ALL_HEADS, MASK_LABELS, SENTENCE, head_label, options, other_label, other_tokens,
     position_label, sentence_label, tokens_of,
@@ -60,7 +60,12 @@ LABELS = {
     "rope_q": "Vector q", "rope_k": "Vector k", "step": "Paso", "panel": "Panel",
     "train_steps": "Paso de entrenamiento", "train_lr": "Tasa de aprendizaje",
     "train_seed": "Semilla",
+    "gen_words": "Palabras nuevas", "gen_mode": "Cómo elegir", "gen_temp": "Temperatura",
+    "gen_seed": "Semilla del sorteo",
 }
+GEN_WORDS_MAX = 8
+GEN_TEMP_RANGE = (0.1, 5.0)
+GEN_SEED_MAX = 9999
 LR_RANGE = (0.001, 10.0)  # a rate of 0 learns nothing; above 10 nothing is gained
 
 
@@ -94,9 +99,9 @@ def _words(name):
 
 
 def vector_label(name):
-    """'lugar.parque.k' -> 'k de parque (pista de lugar)'."""
+    """'lugar.parque.k' -> 'k de «parque» (pista de lugar)'."""
     head_id, word, role = name.split(".")
-    return "%s de %s (%s)" % (role, word, HEADS[head_id]["label"])
+    return "%s de «%s» (%s)" % (role, word, HEADS[head_id]["label"])
 
 
 def _vectors(value, state):
@@ -174,6 +179,10 @@ SPEC = Spec(
         "train_steps": int_range(LABELS["train_steps"], 0, MAX_STEPS),
         "train_lr": float_range(LABELS["train_lr"], *LR_RANGE),
         "train_seed": int_range(LABELS["train_seed"], 0, MAX_SEED),
+        "gen_words": int_range(LABELS["gen_words"], 0, GEN_WORDS_MAX),
+        "gen_mode": choice_key(LABELS["gen_mode"], GEN_MODES),
+        "gen_temp": float_range(LABELS["gen_temp"], *GEN_TEMP_RANGE),
+        "gen_seed": int_range(LABELS["gen_seed"], 0, GEN_SEED_MAX),
         "panel": choice_key(LABELS["panel"], PANELS),
     },
     defaults={
@@ -191,6 +200,10 @@ SPEC = Spec(
         "train_steps": 0,
         "train_lr": DEFAULT_LR,
         "train_seed": DEFAULT_SEED,
+        "gen_words": 4,
+        "gen_mode": "greedy",
+        "gen_temp": 1.0,
+        "gen_seed": 0,
         "panel": "puntuacion",
     },
     # A preset sentence replaces the reader's own; positions follow a
@@ -235,6 +248,10 @@ def controls(state):
         "train_steps": number("train_steps", 0, MAX_STEPS),
         "train_lr": number("train_lr", LR_RANGE[0], LR_RANGE[1], 0.05),
         "train_seed": number("train_seed", 0, MAX_SEED),
+        "gen_words": number("gen_words", 0, GEN_WORDS_MAX),
+        "gen_mode": choices("gen_mode", GEN_MODES),
+        "gen_temp": number("gen_temp", GEN_TEMP_RANGE[0], GEN_TEMP_RANGE[1], 0.1),
+        "gen_seed": number("gen_seed", 0, GEN_SEED_MAX),
     }
 
 
@@ -271,7 +288,7 @@ def state_line(state):
     ] + (["Vectores cambiados: %d" % edited] if edited else []))
 
 
-@reads(*[k for k in LABELS if k != "panel" and not k.startswith("train_")])
+@reads(*[k for k in LABELS if k != "panel" and not k.startswith(("train_", "gen_"))])
 def announce(state):
     """What a screen reader hears after a change, by the state key changed.
 
@@ -280,11 +297,11 @@ def announce(state):
     arithmetic = arithmetic_panel(state)
     blocks = arithmetic["blocks"]
     if len(blocks) == 1:
-        weight = ("Peso de %s → %s: %s; puntuación %s (%s, máscara %s)."
+        weight = ("Peso de «%s» → «%s»: %s; puntuación %s (%s, máscara %s)."
                   % (arithmetic["query"], arithmetic["key"], blocks[0]["weight"],
                      blocks[0]["score"], blocks[0]["head"], MASK_LABELS[state["mask"]]))
     else:  # «todas»: every head's weight, not just the first one's
-        weight = ("Pesos de %s → %s, cabeza a cabeza (máscara %s): %s."
+        weight = ("Pesos de «%s» → «%s», cabeza a cabeza (máscara %s): %s."
                   % (arithmetic["query"], arithmetic["key"], MASK_LABELS[state["mask"]],
                      "; ".join("%s, %s (puntuación %s)" % (b["head"], b["weight"], b["score"])
                                for b in blocks)))
@@ -316,6 +333,7 @@ PARTS = (
     ("rope", rope_panel),
     ("training", training_panel),
     ("cache", cache_panel),
+    ("generation", generation_panel),
     ("sentence", sentence_view),
     ("head", head_view),
     ("state_line", state_line),

@@ -7,10 +7,15 @@ import functools
 import numpy as np
 
 from .. import display as d
-from ..didactic import HEADS
-from ..kvcache import full_recompute, generate_with_cache, prefix_drift, projection_counts
+from ..didactic import HEADS, VOCABULARY
+from ..kvcache import (
+    attention_counts, cache_sizes, full_recompute, generate_with_cache, prefix_drift,
+    projection_counts,
+)
+from ..generation import generate
+from ..language import next_word_probs
 from ..memo import reads
-from ..words import join_words, same
+from ..words import join_words, plural, same
 from .context import (
     SENTENCE, _heads, frozen_edits,
     MASK_LABELS, heads_of, options, other_label, other_tokens, sentence_label, shown_heads,
@@ -51,10 +56,12 @@ def prefix_comparison(state, step, head_ids):
     mine = [_generate(state, here, h)[0][p] for h in head_ids]
     result = {"position": p, "query": here[p], "sentence": sentence_label(state),
               "other": other_label(state), "mine": " | ".join(d.fmt_vector(o) for o in mine)}
+    said = "Salida de la posición %d en «%s» («%s»): %s" % (
+        p, result["sentence"], here[p], result["mine"])
     if p >= len(there):
-        result.update(other_query="", theirs="—", same=False,
-                      verdict="la otra frase no llega a la posición %d: no hay salida que "
-                              "comparar" % p)
+        result.update(other_query="", theirs="", same=False,
+                      text="%s; «%s» no llega a la posición %d" % (said, result["other"], p),
+                      verdict="no hay salida con la que compararla")
         return result
     theirs = [_generate(state, there, h)[0][p] for h in head_ids]
     prefix_same = here[:step] == there[:step]
@@ -78,8 +85,10 @@ def prefix_comparison(state, step, head_ids):
                    "compensan en esta cabeza" % differ)
     else:
         verdict = "distintas: los prefijos ya difieren (%s)" % differ
-    result.update(other_query=there[p], theirs=" | ".join(d.fmt_vector(o) for o in theirs),
-                  same=bool(outputs_same), verdict=verdict)
+    theirs_text = " | ".join(d.fmt_vector(o) for o in theirs)
+    result.update(other_query=there[p], theirs=theirs_text, same=bool(outputs_same),
+                  text="%s; en «%s» («%s»): %s" % (said, result["other"], there[p], theirs_text),
+                  verdict=verdict)
     return result
 
 
@@ -100,14 +109,15 @@ def cache_panel(state):
         d.cell(None, " | ".join(d.fmt_vector_short(c["v"][t]) for _, _, c in per_head)),
         d.cell(None, " | ".join(texts[t] for _, texts, _ in per_head))]}
         for t in range(step)]
-    with_cache, without = projection_counts(step)
     n_head = len(heads)
-    count_rows = [{"label": "paso %d" % (t + 1), "selected": t == new, "cells": [
-        d.cell(with_cache[t] * n_head, str(with_cache[t] * n_head)),
-        d.cell(without[t] * n_head, str(without[t] * n_head))]} for t in range(step)]
+    d_k, d_v = per_head[0][2]["k"].shape[1], per_head[0][2]["v"].shape[1]
+    columns = [[n * n_head for n in counts] for counts in
+               projection_counts(step) + attention_counts(step) + (cache_sizes(step, d_k, d_v),)]
+    count_rows = [{"label": "paso %d" % (t + 1), "selected": t == new,
+                   "cells": [d.cell(c[t], d.fmt_int(c[t])) for c in columns]}
+                  for t in range(step)]
     count_rows.append({"label": "total", "cells": [
-        d.cell(sum(with_cache) * n_head, str(sum(with_cache) * n_head)),
-        d.cell(sum(without) * n_head, str(sum(without) * n_head))]})
+        d.cell(sum(c), d.fmt_int(sum(c))) for c in columns[:4]] + [d.cell(None, "")]})
     head_data = heads_of(state)
     causal_drift = max(prefix_drift(tokens, head_data[h], "causal") for h in heads)
     bidir_drift = max(prefix_drift(tokens, head_data[h], "bidirectional") for h in heads)
@@ -121,9 +131,11 @@ def cache_panel(state):
                          % (step, "1 fila" if step == 1 else "%d filas" % step),
                          ["K", "V", "peso de «%s» (causal)" % tokens[new]], cache_rows,
                          "posición"),
-        "counts": d.table("projections", "Proyecciones calculadas (q, k y v%s)"
-                          % (", en %d cabezas" % n_head if n_head > 1 else ""),
-                          ["con caché", "sin caché"], count_rows, "paso"),
+        "counts": d.table("projections", "Trabajo y memoria de cada paso%s"
+                          % (" (%d cabezas)" % n_head if n_head > 1 else ""),
+                          ["proyecciones con caché", "proyecciones sin caché", "q·k con caché",
+                           "q·k sin caché", "números en la caché"], count_rows, "paso"),
+        "tradeoff": _tradeoff(step, n_head, d_k, d_v, [c[new] for c in columns]),
         "check": {"max_diff": d.fmt_error(worst), "exact": worst < d.ROUND_OFF},
         "prefix": prefix_comparison(state, step, heads),
         "drift": {
@@ -144,18 +156,32 @@ def cache_panel(state):
     }
 
 
+def _tradeoff(step, n_head, d_k, d_v, counts):
+    """What the cache saves at this step, what it does not, and what it costs."""
+    projected, reprojected, dots, redone, held = counts
+    heads = " (en %d cabezas)" % n_head if n_head > 1 else ""
+    return ("En el paso %d%s la caché ahorra proyecciones: %s en vez de %s. No ahorra la "
+            "atención de la consulta nueva, que se compara con %s guardadas (%s productos q·k; "
+            "sin caché, %s, porque se rehace cada fila): ese trabajo crece con cada palabra. "
+            "Y cuesta memoria: por cada token guarda su k y su v, %s números por cabeza y por "
+            "capa; tras este paso, %s." % (
+                step, heads, d.fmt_int(projected), d.fmt_int(reprojected),
+                plural(step, "clave"), d.fmt_int(dots), d.fmt_int(redone),
+                d.fmt_int(d_k + d_v), d.fmt_int(held)))
+
+
 def _why_drift(mask, moves, n_tokens):
-    """Why the answer is what it is; the measured changes are said below it."""
+    """The answer, then why; the measured changes are said below it."""
     if n_tokens == 1:
-        return "Con una sola palabra no hay posiciones anteriores que puedan cambiar."
+        return "No: con una sola palabra no hay posiciones anteriores que puedan cambiar."
     if mask == "causal":
-        return ("Con la máscara causal ninguna posición anterior puede mirar la palabra nueva: "
-                "sus pesos y sus salidas no cambian. Debajo, lo medido.")
+        return ("No: con la máscara causal ninguna posición anterior puede mirar la palabra "
+                "nueva, así que sus pesos y sus salidas no cambian. Debajo, lo medido.")
     if moves:
-        return ("Con la bidireccional las posiciones anteriores también miran la palabra nueva, "
-                "y eso cambia sus pesos y sus salidas. Debajo, lo medido.")
-    return ("En esta frase, la palabra nueva no cambia nada ni con la bidireccional, aunque las "
-            "posiciones anteriores la miran: en general sí lo haría. Debajo, lo medido.")
+        return ("Sí: con la bidireccional las posiciones anteriores también miran la palabra "
+                "nueva, y eso cambia sus pesos y sus salidas. Debajo, lo medido.")
+    return ("No, en esta frase: la palabra nueva no cambia nada ni con la bidireccional, aunque "
+            "las posiciones anteriores la miran; en general sí lo haría. Debajo, lo medido.")
 
 
 def _drift_verdict(causal, bidirectional, n_tokens):
@@ -171,3 +197,55 @@ def _drift_verdict(causal, bidirectional, n_tokens):
         return ("Con la máscara causal lo ya calculado queda fijo. En esta frase la "
                 "bidireccional tampoco cambia nada, pero en general sí lo haría.")
     raise AssertionError("a causal prefix cannot drift")
+
+
+GEN_MODES = {"greedy": "la más probable (voraz)", "sample": "al azar, según la probabilidad"}
+TOP = 3  # candidates shown per step
+
+
+@functools.lru_cache(maxsize=16)
+def _generated(tokens, edits, n_new, temperature, seed):
+    return generate(tokens, _heads(edits), n_new, temperature, seed)
+
+
+@reads(*SENTENCE, "gen_words", "gen_mode", "gen_temp", "gen_seed")
+def generation_panel(state):
+    """The toy model continues the sentence word by word, with its caches."""
+    tokens = tokens_of(state)
+    greedy = state["gen_mode"] == "greedy"
+    temperature = 0.0 if greedy else state["gen_temp"]
+    out, steps = _generated(tokens, frozen_edits(state), state["gen_words"], temperature,
+                            state["gen_seed"])
+    heads = heads_of(state)
+    worst = 0.0
+    rows = []
+    for n, step in enumerate(steps):
+        # The same logits from scratch, over the whole sequence so far.
+        _, logits, _ = next_word_probs(out[:len(tokens) + n], heads, "causal")
+        worst = max(worst, float(np.max(np.abs(logits[-1] - step["logits"]))))
+        order = np.argsort(-step["probs"], kind="stable")[:TOP]
+        rows.append({"label": "paso %d" % (n + 1), "cells": [
+            d.cell(None, step["input"]),
+            d.cell(None, "; ".join("%s %s" % (VOCABULARY[w], d.fmt(step["probs"][w]))
+                                   for w in order)),
+            d.cell(None, step["chosen"]),
+            d.cell(step["cache_rows"], d.fmt_int(step["cache_rows"]))]})
+    how = ("eligiendo siempre la más probable (en un empate, la primera del vocabulario)"
+           if greedy else "sorteando cada palabra según sus probabilidades a temperatura %s "
+           "(semilla %d)" % (d.fmt_short(temperature), state["gen_seed"]))
+    if not steps:
+        summary = "Pide al menos una palabra nueva para ver al modelo generar."
+    else:
+        summary = ("«%s» sigue así: «%s», %s. Cada paso proyecta solo la palabra que entra y "
+                   "la añade a la caché de cada cabeza (%s tras el último paso). Recalculando "
+                   "toda la frase en cada paso saldrían los mismos logits: diferencia máxima "
+                   "%s." % (" ".join(tokens), " ".join(out[len(tokens):]), how,
+                            plural(steps[-1]["cache_rows"], "fila"), d.fmt_error(worst)))
+    return {
+        "sentence": " ".join(out),
+        "new": " ".join(out[len(tokens):]),
+        "summary": summary,
+        "table": d.table("generation", "Generación paso a paso",
+                         ["entra", "más probables", "elegida", "filas en la caché"], rows,
+                         "paso"),
+    }

@@ -56,7 +56,7 @@ def vectors_view(state):
                     "name": name, "role": role,
                     "x": _number(value[0]), "y": _number(value[1]),
                     "edited": name in state["vec"],
-                    "label": "%s de %s" % (ROLE_NAMES[role], word),
+                    "label": "%s de «%s»" % (ROLE_NAMES[role], word),
                     "original": d.fmt_vector_short(original),
                 })
             rows.append({"word": word, "cells": cells})

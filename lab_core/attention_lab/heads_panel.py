@@ -10,48 +10,40 @@ from .context import SENTENCE, ALL_HEADS, heads_of, run, shown_heads, tokens_of
 
 
 def _vector_name(name):
-    """'lugar.parque.k' -> 'k de parque'."""
+    """'lugar.parque.k' -> 'k de «parque»' (quoted: «k de «de»», not «k de de»)."""
     _, word, role = name.split(".")
-    return "%s de %s" % (role, word)
+    return "%s de «%s»" % (role, word)
 
 
 NBSP = "\u00a0"
 
 
 def _sums(word, concat, out, w_o, names):
-    """The query row's output, worked out from the concatenation: which
-    concatenated coordinates W_O adds into each word's column, and their sum,
-    with as many decimals as the sum needs to add up as read. The tables
-    round every cell to two decimals on its own, so the cells that make a
-    sum may add up to 0,01 more or less than the sum's own cell: the
-    sentence then says so, and why."""
-    sums, table_off, longer = [], [], False
+    """The query row's output, worked out from the concatenation, with the
+    numbers as the tables show them (two decimals, each its own rounding):
+    which concatenated coordinates W_O adds into each word's column, and
+    their sum. «=» when the rounded numbers add up as read; «≈» when
+    rounding each on its own moves the sum, and the sentence says why."""
+    sums, off = [], False
     for j, column in enumerate(VOCABULARY):
         used = [c for c in range(len(concat)) if w_o[c, j] != 0]
         if not used:
             continue
         terms = [names[c] if w_o[c, j] == 1 else "%s·%s" % (d.fmt_short(w_o[c, j]), names[c])
                  for c in used]
-        values = [w_o[c, j] * concat[c] for c in used]
-        texts, total, sign = d.fmt_sum(values, out[j])
-        longer = longer or d.decimals(total) > 2
-        rounded = not all(d.reads_exactly(t, v) for t, v in zip(texts, values))
-        worked = "%s %s %s" % (d.signed_terms(texts), sign, total)
-        sums.append("la columna «%s» es %s %s %s" % (
-            column, " + ".join(terms), "≈" if rounded else "=", worked.replace(" ", NBSP)))
-        cells = [d.fmt(v) for v in values]  # as the tables read them
-        added = sum(d.number(t) for t in cells)
-        if added != d.number(d.fmt(out[j])):
-            table_off.append((column, d.signed_terms(cells), d.fmt(added), d.fmt(out[j])))
+        texts = [d.fmt(w_o[c, j] * concat[c]) for c in used]
+        total = d.fmt(out[j])
+        adds = d.shown_sum(texts) == d.number(total)
+        off = off or not adds
+        worked = "%s %s %s" % (d.signed_terms(texts), "=" if adds else "≈", total)
+        sums.append("la columna «%s» es %s: %s" % (
+            column, " + ".join(terms), worked.replace(" ", NBSP)))
     if not sums:
         return ""
     sentence = "En la fila de «%s», %s." % (word, "; ".join(sums))
-    if longer:
-        sentence += " Cada suma lleva los decimales que necesita para cuadrar."
-    if table_off:
-        said = ["sus cifras para «%s» (%s) suman %s, aunque la salida muestra %s" % off
-                for off in table_off]
-        sentence += " Como cada celda de las tablas se redondea por separado, %s." % "; y ".join(said)
+    if off:
+        sentence += (" Donde pone «≈», cada número está redondeado por separado y los "
+                     "redondeados no suman exactamente lo mismo.")
     return sentence
 
 

@@ -20,8 +20,9 @@ from ..didactic import HEADS
 from ..didactic_train import DECIDING_WORDS, MAX_STEPS, TEST_SENTENCES, TRAIN_SENTENCES
 from ..memo import reads
 from ..pictures import chart, head_view, linear_axis, series
-from ..words import best, join_words, plural, winner_sentence
+from ..words import best_as_read, join_words, plural, winner_sentence
 from .context import MASK_LABELS, options
+from .scores import rows_note
 
 MASKS = ("bidirectional", "causal")
 SHOWN = (("El", "banco", "del", "parque"), ("El", "banco", "de", "crédito"))  # the lab's sentences
@@ -69,15 +70,18 @@ def _loss_chart(runs, step):
                     [min(float(runs[k]["loss"][s]), top) for s in steps], i, dash=i == 1)
              for i, k in enumerate(MASKS)]
     bidir, causal = runs["bidirectional"]["loss"], runs["causal"]["loss"]
+    out = ""
+    if clipped:
+        out = (" La curva %s se sale del gráfico por arriba" % clipped[0] if len(clipped) == 1
+               else " Las curvas %s se salen del gráfico por arriba" % join_words(clipped))
+        out += ": el eje se corta en %s." % d.fmt(top)
     return chart(
         "Pérdida de entrenamiento según el paso", linear_axis(0, MAX_STEPS, "paso", 5),
         linear_axis(0, top, "pérdida" if not clipped else "pérdida (recortada)"), lines,
         "La pérdida bidireccional pasa de %s en el paso 0 a %s en el paso %d; la causal, de "
-        "%s a %s. En el paso %d vale %s y %s.%s" % (
+        "%s a %s. En el paso %d, la bidireccional vale %s y la causal %s.%s" % (
             fmt_loss(bidir[0]), fmt_loss(bidir[-1]), MAX_STEPS, fmt_loss(causal[0]),
-            fmt_loss(causal[-1]), step, fmt_loss(bidir[step]), fmt_loss(causal[step]),
-            " La curva %s se sale del gráfico por arriba: el eje se corta en %s." % (
-                join_words(clipped), d.fmt(top)) if clipped else ""),
+            fmt_loss(causal[-1]), step, fmt_loss(bidir[step]), fmt_loss(causal[step]), out),
         marker={"x": step, "y": d.num(min(float(bidir[step]), top)), "label": "paso %d" % step})
 
 
@@ -87,9 +91,7 @@ def _banco_rows(runs, step, tokens):
     for i, kind in enumerate(MASKS):
         weights = t.banco_weights(t.params_at(runs[kind], step), list(tokens), kind)
         opened = [kind == "bidirectional" or j <= 1 for j in range(len(tokens))]
-        texts = d.fmt_parts([w for w, o in zip(weights, opened) if o])
-        it = iter(texts)
-        shown = [next(it) if o else "0" for o in opened]
+        shown = [d.fmt(w, d.WEIGHT_DIGITS) if o else "0" for w, o in zip(weights, opened)]
         rows.append({"label": MASK_LABELS[kind], "cells": [
             d.cell(w, text, masked=not o) for w, text, o in zip(weights, shown, opened)]})
         matrix = [[0.0] * len(tokens) for _ in tokens]
@@ -107,7 +109,10 @@ def _weights(runs, step):
     for n, tokens in enumerate(SHOWN):
         rows, drawn = _banco_rows(runs, step, tokens)
         caption = "Pesos de «banco» en «%s» · paso %d" % (" ".join(tokens), step)
-        tables.append(d.table("learning-weights-%d" % n, caption, list(tokens), rows, "máscara"))
+        note = rows_note([(row["label"], [c["text"] for c in row["cells"] if not c["masked"]])
+                          for row in rows], "los pesos %s")
+        tables.append(d.table("learning-weights-%d" % n, caption, list(tokens), rows, "máscara",
+                              note))
         views.append(head_view(list(tokens), drawn, 1, caption))
     return tables, views
 
@@ -122,12 +127,12 @@ def where_banco_looks(rows):
     """Where banco's attention goes in the two sentences shown (its rows of
     weights, bidirectional), said from the weights as the tables show them:
     an even spread, the deciding word first in both, or where it goes."""
-    texts = [d.fmt_parts(weights) for weights in rows]
+    texts = [d.fmt_row(weights) for weights in rows]
     if all(np.max(np.abs(np.asarray(weights) - 1 / len(weights))) <= EVEN_GAP for weights in rows):
         return ("Aún reparte su atención casi por igual (ningún peso se aleja más de %s del "
                 "reparto parejo, %s): si acierta es porque la mezcla incluye la palabra que "
                 "decide, no porque la busque." % (d.fmt(EVEN_GAP), d.fmt(1 / len(SHOWN[0]))))
-    tops = [best(tokens, weights) for tokens, weights in zip(SHOWN, rows)]
+    tops = [best_as_read(tokens, shown) for tokens, shown in zip(SHOWN, texts)]
     if all(top == [tokens[3]] for top, tokens in zip(tops, SHOWN)):
         return ("En las dos frases banco ya da su mayor peso a la palabra que decide (%s): son "
                 "sus valores v los que separan asiento de entidad."
@@ -135,7 +140,17 @@ def where_banco_looks(rows):
     return ("No da su mayor peso a la palabra que decide en las dos frases. Mayor peso en "
             "«%s»: %s; en «%s»: %s." % tuple(
                 part for tokens, weights, shown in zip(SHOWN, rows, texts)
-                for part in (" ".join(tokens), winner_sentence(tokens, weights, shown))))
+                for part in (" ".join(tokens), winner_sentence(tokens, shown))))
+
+
+def fmt_weight(x):
+    """A learned coordinate: 0,53, or in powers of ten once a run blows up
+    (−8,0·10¹⁸, never 19 digits and a comma)."""
+    return d.fmt(x) if abs(x) < 1e4 else d.fmt_sci(x)
+
+
+def fmt_weights(values):
+    return "(" + "; ".join(fmt_weight(x) for x in values) + ")"
 
 
 def _vectors_sentence(runs, step):
@@ -144,25 +159,32 @@ def _vectors_sentence(runs, step):
     q = params["w_q"][t.TRAIN_VOCABULARY.index("banco")]
     keys = {w: params["w_k"][t.TRAIN_VOCABULARY.index(w)] for w in KEY_WORDS}
     scores = {w: float(q @ keys[w] / math.sqrt(t.D_K)) for w in KEY_WORDS}
-    rows = [{"label": word, "cells": [d.cell(None, d.fmt_vector(keys[word])), d.cell(scores[word])]}
+    finite = all(np.isfinite(v) for v in scores.values())
+    rows = [{"label": word, "cells": [d.cell(None, fmt_weights(keys[word])),
+                                      d.cell(scores[word], fmt_weight(scores[word]))
+                                      if finite else d.cell(None, "—")]}
             for word in KEY_WORDS]
     article = HEADS["lugar"]["vectors"]
     stopped = runs["bidirectional"]["stopped_at"]
-    when = ("Antes de entrenar" if step == 0 else "Tras %s" % plural(step, "paso") + (
-        " (la ejecución se detuvo en el paso %d: son los pesos de ese paso)" % stopped
-        if stopped is not None and step > stopped else ""))
+    table = d.table("learning-keys", "Claves aprendidas y su puntuación con banco · paso %d"
+                    % step, ["k aprendida", "q(banco)·k/√2"], rows, "palabra")
+    if stopped is not None and step > stopped:
+        # The weights of a run that blew up mean nothing: say so, and stop.
+        return {"q": fmt_weights(q), "table": table,
+                "text": "La ejecución bidireccional divergió en el paso %d: sus pesos crecieron "
+                        "sin límite y ya no dicen nada de la atención. Prueba una tasa de "
+                        "aprendizaje menor." % stopped}
+    when = "Antes de entrenar" if step == 0 else "Tras %s" % plural(step, "paso")
     text = ("%s, la cabeza bidireccional tiene q(banco) = %s; la del artículo, hecha a "
             "mano, es %s con k(parque) = %s, una puntuación de %s. Aquí banco puntúa %s con "
             "parque y %s con crédito, frente a %s con «del» y %s con «de». " % (
-                when, d.fmt_vector(q), d.fmt_vector_short(article["banco"]["q"]),
+                when, fmt_weights(q), d.fmt_vector_short(article["banco"]["q"]),
                 d.fmt_vector_short(article["parque"]["k"]), d.fmt(ARTICLE_SCORE),
-                d.fmt(scores["parque"]), d.fmt(scores["crédito"]), d.fmt(scores["del"]),
-                d.fmt(scores["de"])))
+                fmt_weight(scores["parque"]), fmt_weight(scores["crédito"]),
+                fmt_weight(scores["del"]), fmt_weight(scores["de"])))
     text += where_banco_looks([t.banco_weights(params, list(tokens), "bidirectional")
                                for tokens in SHOWN])
-    return {"q": d.fmt_vector(q), "text": text,
-            "table": d.table("learning-keys", "Claves aprendidas y su puntuación con banco · paso %d"
-                             % step, ["k aprendida", "q(banco)·k/√2"], rows, "palabra")}
+    return {"q": fmt_weights(q), "text": text, "table": table}
 
 
 LEARNED = 0.9  # a run «learns» when it gets this share of the new sentences right
@@ -186,10 +208,17 @@ def _verdict(runs, step):
         parts.append("Solo con acceso bidireccional la salida de banco incluye la palabra que "
                      "decide, y con ella acierta.")
     elif not learned:
-        later = step < MAX_STEPS and all(runs[k]["stopped_at"] is None or step <= runs[k]["stopped_at"]
-                                         for k in MASKS)
-        parts.append("Ninguna llega %sal %s en las frases nuevas." % (
-            "todavía " if later else "", LEARNED_TEXT))
+        # «todavía» only when a later step of these runs does reach it.
+        later = [s for s in range(step + 1, MAX_STEPS + 1)
+                 if any(runs[k]["test_accuracy"][s] >= LEARNED for k in MASKS)]
+        if later:
+            parts.append("Ninguna llega todavía al %s en las frases nuevas: la primera lo "
+                         "alcanza en el paso %d." % (LEARNED_TEXT, later[0]))
+        elif step < MAX_STEPS:
+            parts.append("Ninguna llega al %s en las frases nuevas, ni llegará en los %d pasos "
+                         "de esta ejecución." % (LEARNED_TEXT, MAX_STEPS))
+        else:
+            parts.append("Ninguna llega al %s en las frases nuevas." % LEARNED_TEXT)
     return " ".join(parts)
 
 
@@ -245,10 +274,10 @@ def learning_panel(state):
                             LEARNED_TEXT, MAX_STEPS),
             "options": options(list(LEARNERS.items())),
             "answers": [answer],
-            "explanation": "Tras %d pasos, acierto en las frases nuevas: bidireccional %s, "
-                           "causal %s; la respuesta es «%s». %s"
-                           % (MAX_STEPS, final["bidirectional"], final["causal"],
-                              LEARNERS[answer],
+            "explanation": "%s. Tras %d pasos, la bidireccional acierta el %s de las frases "
+                           "nuevas y la causal el %s. %s"
+                           % (LEARNERS[answer][:1].upper() + LEARNERS[answer][1:], MAX_STEPS,
+                              final["bidirectional"], final["causal"],
                               "Con la máscara causal banco solo ve «El banco», igual en todas las "
                               "frases: ningún peso puede separar los sentidos."
                               if answer == "bidireccional" else

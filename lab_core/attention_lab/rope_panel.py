@@ -33,38 +33,46 @@ def _sign_sentence(q, k, theta, offset, score):
 
     q · R(δ)k − q · R(−δ)k = 2·sin δ·(q₂k₁ − q₁k₂): the two signs give the same
     score exactly when sin δ = 0 or q and k are parallel (or one is null).
+    With θ = 0 nothing turns at all, whatever the positions.
     """
+    if theta == 0:
+        return ("Con θ = 0 nada gira: qₘ · kₙ = q · k %s en cualquier posición, así que no "
+                "cuentan ni el desplazamiento ni su signo." % d.equals(score))
     if offset == 0:
-        return ("Con n − m = 0 los dos vectores giran lo mismo: qₘ · kₙ = q · k = %s."
-                % d.fmt_beside([score])[0])
+        return ("Con n − m = 0 los dos vectores giran lo mismo: qₘ · kₙ = q · k %s."
+                % d.equals(score))
     mirrored = rope_score(q, k, 0, -offset, theta)
-    texts = d.fmt_beside([score, mirrored])
-    text = ("Con n − m = %s, qₘ · kₙ = %s; con n − m = %s valdría %s"
-            % (d.fmt_signed(offset), texts[0], d.fmt_signed(-offset), texts[1]))
+    text = ("Con n − m = %s, qₘ · kₙ %s; con n − m = %s valdría %s"
+            % (d.fmt_signed(offset), d.equals(score), d.fmt_signed(-offset), d.equals(mirrored)))
     if not same(score, mirrored):
-        text += ": el desplazamiento tiene signo, no es una distancia."
         if d.fmt(score) == d.fmt(mirrored):  # the table, at two decimals, cannot tell them apart
-            text += " Con dos decimales, como en la tabla, los dos se leen %s." % d.fmt(score)
-        return text
+            text += (", que con dos decimales se leen igual pero difieren en %s"
+                     % d.fmt_sci(abs(score - mirrored)))
+        return text + ": el desplazamiento tiene signo, no es una distancia."
     if not q.any() or not k.any():
         return text + ": con un vector nulo el producto es 0 en cualquier posición."
     if abs(q[1] * k[0] - q[0] * k[1]) < 1e-12:
         return text + (": q y k son paralelos, y girar uno hacia un lado o hacia el otro "
                        "da el mismo producto. Con vectores no paralelos el signo sí cuenta.")
-    return text + (": con este ángulo, (n − m)·θ = %s rad, girar hacia un lado o hacia el "
-                   "otro da lo mismo. Con otro desplazamiento el signo sí cuenta."
-                   % d.fmt(offset * theta))
+    return text + (": con este ángulo, (n − m)·θ %s rad, un múltiplo de π, girar hacia un lado "
+                   "o hacia el otro da lo mismo. Con n − m = ±1 el signo sí cuenta."
+                   % d.equals(offset * theta))
 
 
-def _shift_explanation(q, k, score, shifted, offset):
+def _shift_explanation(q, k, theta, score, shifted, offset):
     """Why adding 1 to m and to n leaves qₘ · kₙ as it was."""
-    text = "Vale %s antes y %s después: " % tuple(d.fmt_beside([score, shifted]))
+    if not same(score, shifted):
+        raise AssertionError("a rotation by the same angle cannot change the score")
+    text = "No cambia: vale %s antes y %s después. " % (d.fmt(score), d.fmt(shifted))
     if not q.any() or not k.any():
         null = "q y k son nulos" if not q.any() and not k.any() else "%s es nulo" % (
             "q" if not q.any() else "k")
-        return text + ("%s, y el producto de un vector nulo con cualquier vector girado es 0. "
-                       "Con dos vectores no nulos tampoco cambia: solo cuenta n − m." % null)
-    return text + ("solo importa el desplazamiento n − m = %s (con su signo: no es una "
+        return text + ("Aquí %s, y el producto de un vector nulo con cualquier vector girado "
+                       "es 0. Con dos vectores no nulos tampoco cambiaría: solo cuenta n − m."
+                       % null)
+    if theta == 0:
+        return text + "Con θ = 0 nada gira: la puntuación no depende de ninguna posición."
+    return text + ("Solo importa el desplazamiento n − m = %s (con su signo: no es una "
                    "distancia), porque girar los dos vectores el mismo ángulo no cambia el "
                    "ángulo entre ellos." % d.fmt_signed(offset))
 
@@ -87,7 +95,7 @@ def _offset_chart(q, k, theta, offset):
             d.fmt_signed(-span), d.fmt_signed(span),
             "vale siempre %s" % d.fmt(min(scores)) if d.fmt(min(scores)) == d.fmt(max(scores))
             else "oscila entre %s y %s" % (d.fmt(min(scores)), d.fmt(max(scores))),
-            d.fmt_signed(offset), d.fmt_beside([current])[0]),
+            d.fmt_signed(offset), d.fmt(current)),
         marker={"x": offset, "y": d.num(current), "label": "n − m = %s" % d.fmt_signed(offset)})
 
 
@@ -135,8 +143,8 @@ def rope_panel(state):
         "angle_q": _angle_text(m * theta), "angle_k": _angle_text(n * theta),
         "q": d.fmt_vector(q), "k": d.fmt_vector(k),
         "q_m": d.fmt_vector(q_m), "k_n": d.fmt_vector(k_n),
-        "score": d.fmt_beside([score])[0],  # the table beside it: two decimals
-        "plain_score": d.fmt_beside([float(q @ k)])[0],
+        "score": d.fmt(score),  # as the table beside it reads
+        "plain_score": d.fmt(float(q @ k)),
         "offset": d.fmt_signed(offset),
         "sign": _sign_sentence(q, k, theta, offset, score),
         "norms": "|q| = %s = |qₘ|; |k| = %s = |kₙ|" % (
@@ -153,6 +161,6 @@ def rope_panel(state):
             "question": "Si sumas 1 a m y también a n, ¿qué le pasa a qₘ · kₙ?",
             "options": options([("sube", "sube"), ("baja", "baja"), ("igual", "no cambia")]),
             "answers": ["igual" if unchanged else "sube" if shifted > score else "baja"],
-            "explanation": _shift_explanation(q, k, score, shifted, offset),
+            "explanation": _shift_explanation(q, k, theta, score, shifted, offset),
         },
     }

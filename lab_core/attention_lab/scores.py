@@ -10,17 +10,34 @@ from ..attention import softmax
 from ..pictures import head_view
 from ..didactic import HEADS
 from ..memo import reads
-from ..words import best, winner_sentence
+from ..words import best_as_read, winner_sentence
 from .context import SENTENCE, asked_head, head_runs, options, shown_heads, tokens_of
 
 CORNER = "consulta \\ clave"
 
 
 def weight_texts(weights, mask):
-    """A row of weights as read: open cells rounded together (they sum to 1),
-    blocked cells exactly «0»."""
-    open_texts = iter(d.fmt_parts(weights[mask]))
-    return [next(open_texts) if allowed else "0" for allowed in mask]
+    """A row of weights as read: open cells at two decimals, each its own
+    rounding; blocked cells exactly «0»."""
+    return [d.fmt(w, d.WEIGHT_DIGITS) if allowed else "0" for w, allowed in zip(weights, mask)]
+
+
+def rows_note(rows, what="los pesos de la fila de «%s»", total="1,00"):
+    """The note under a table whose rows of weights, as read, do not all add
+    up to 1: rows is [(label, open texts)]."""
+    gaps = []
+    for label, texts in rows:
+        gap = d.sum_gap(texts, total) if texts else None
+        if gap is not None:
+            gaps.append((what % label, gap, total))
+    return d.rounding_note(gaps)
+
+
+def weights_note(run):
+    """rows_note for one head's table of weights (its open cells)."""
+    return rows_note([(word, [t for t, o in zip(weight_texts(run["weights"][i], run["mask"][i]),
+                                               run["mask"][i]) if o])
+                      for i, word in enumerate(run["tokens"])])
 
 
 def _rows(run, query, key, weights):
@@ -51,7 +68,7 @@ def _score_tables(run, query, key, head_id, many):
         "scores": d.table("scores" + id_suffix, "Puntuaciones" + suffix, tokens,
                           _rows(run, query, key, False), CORNER),
         "weights": d.table("weights" + id_suffix, "Pesos" + suffix, tokens,
-                           _rows(run, query, key, True), CORNER),
+                           _rows(run, query, key, True), CORNER, weights_note(run)),
     }
 
 
@@ -92,10 +109,17 @@ def _why(run, i, j):
                 % (tokens[j], j, tokens[i], i, d.fmt(raw), unmasked))
     row = np.where(run["mask"][i], run["scores"][i], -np.inf)
     exps = np.where(run["mask"][i], np.exp(row - row.max()), 0.0)
-    return ("El peso de «%s» es e^(%s − %s) dividido por la suma de la fila: %s / %s ≈ %s. "
+    top, total = d.fmt(exps[j], EXP_DIGITS), d.fmt(exps.sum(), EXP_DIGITS)
+    sign = d.quotient(top, total, weight)
+    division = "%s / %s %s %s" % (top, total, sign or "≈", weight)
+    if sign is None:  # the shown numbers would round to another weight
+        division += " (dividiendo los valores sin redondear)"
+    return ("El peso de «%s» es e^(%s − %s) dividido por la suma de la fila: %s. "
             "Depende también de las demás puntuaciones: si otra clave sube, este peso baja."
-            % (tokens[j], d.fmt(raw), d.fmt(row.max()), d.fmt(exps[j], 3),
-               d.fmt(exps.sum(), 3), weight))
+            % (tokens[j], d.fmt(raw), d.fmt(row.max()), division))
+
+
+EXP_DIGITS = 3  # e^(p − máx), as the softmax table shows it
 
 
 def _softmax_table(run, head_id, i, j):
@@ -103,19 +127,25 @@ def _softmax_table(run, head_id, i, j):
     row = np.where(mask, run["scores"][i], -np.inf)
     exps = np.where(mask, np.exp(row - row.max()), 0.0)
     weights = weight_texts(run["weights"][i], mask)
+    exp_texts = [d.fmt(x, EXP_DIGITS) for x in exps]
     rows = []
     for col, word in enumerate(tokens):
         blocked = not mask[col]
         rows.append({"label": word, "selected": col == j, "cells": [
             d.cell(None, d.MASKED_TEXT, masked=True) if blocked else d.cell(row[col]),
-            d.cell(0.0, "0", masked=True) if blocked else d.cell(exps[col], d.fmt(exps[col], 3)),
+            d.cell(0.0, "0", masked=True) if blocked else d.cell(exps[col], exp_texts[col]),
             d.cell(run["weights"][i, col], weights[col], masked=blocked),
         ]})
+    exp_sum, weight_sum = d.fmt(exps.sum(), EXP_DIGITS), d.fmt(1, d.WEIGHT_DIGITS)
     rows.append({"label": "suma", "cells": [
-        d.cell(None, ""), d.cell(exps.sum(), d.fmt(exps.sum(), 3)),
-        d.cell(run["weights"][i].sum(), d.sum_text(run["weights"][i].sum(), weights))]})
+        d.cell(None, ""), d.cell(exps.sum(), exp_sum), d.cell(1.0, weight_sum)]})
+    shown_exps = [t for t, o in zip(exp_texts, mask) if o]
+    shown_weights = [t for t, o in zip(weights, mask) if o]
+    gaps = [(what, gap, total) for what, gap, total in (
+        ("los e^(p − máx) mostrados", d.sum_gap(shown_exps, exp_sum), exp_sum),
+        ("los pesos mostrados", d.sum_gap(shown_weights, weight_sum), weight_sum)) if gap]
     return d.table("softmax-" + head_id, "Softmax de la fila de «%s»" % tokens[i],
-                   ["puntuación", "e^(p − máx)", "peso"], rows, "clave")
+                   ["puntuación", "e^(p − máx)", "peso"], rows, "clave", d.rounding_note(gaps))
 
 
 def _factor(x):
@@ -153,8 +183,7 @@ def arithmetic_panel(state):
     # A word that appears twice gets the larger of its weights.
     columns = [max((c for c, w in enumerate(tokens) if w == word), key=lambda c: weights[c])
                for word in words]
-    per_word = [weights[c] for c in columns]
-    top = best(words, per_word)
+    shown = [texts[c] for c in columns]
     return {
         "query": tokens[i],
         "key": tokens[j],
@@ -164,10 +193,10 @@ def arithmetic_panel(state):
             "question": "En %s, ¿qué clave recibirá más peso en la fila de «%s»?"
                         % (asked_head(state), tokens[i]),
             "options": options((w, w) for w in words),
-            "answers": top,
+            "answers": best_as_read(words, shown),
             "explanation": "Más peso: %s. Un peso no depende solo de su puntuación: "
                            "softmax la compara con todas las demás abiertas de la fila."
-                           % winner_sentence(words, per_word, [texts[c] for c in columns]),
+                           % winner_sentence(words, shown),
         },
     }
 
@@ -185,10 +214,12 @@ def scaling_panel(state):
             d.cell(top_raw), d.cell(top_scaled)]})
     width = state["dk"]
     scores, raw_w, scaled_w = scaling.softmax_rows(width)
+    raw_texts, scaled_texts = d.fmt_row(raw_w[0]), d.fmt_row(scaled_w[0])
     example = [{"label": "clave %d" % (c + 1), "cells": [
         d.cell(scores[0, c]), d.cell(raw_w[0, c], t_raw), d.cell(scaled_w[0, c], t_scaled)]}
-        for c, (t_raw, t_scaled) in enumerate(zip(d.fmt_parts(raw_w[0]),
-                                                   d.fmt_parts(scaled_w[0])))]
+        for c, (t_raw, t_scaled) in enumerate(zip(raw_texts, scaled_texts))]
+    example_note = rows_note([("sin dividir", raw_texts), ("dividiendo", scaled_texts)],
+                             "los pesos %s")
     raw, scaled = scaling.dot_spread(width)
     top_raw, top_scaled = scaling.saturation(width)
     even = 1.0 / scaling.N_KEYS
@@ -199,7 +230,8 @@ def scaling_panel(state):
                           "peso máx. sin dividir", "peso máx. dividiendo"], rows, "anchura"),
         "example": d.table("scaling-row", "Una fila de %d claves con dₖ = %d"
                            % (scaling.N_KEYS, width),
-                           ["q·k", "peso sin dividir", "peso dividiendo"], example, "clave"),
+                           ["q·k", "peso sin dividir", "peso dividiendo"], example, "clave",
+                           example_note),
         "verdict": (
             "Con dₖ = %d, la desviación típica de q·k es %s (√%d %s); dividida entre √dₖ, %s. "
             "Sin dividir, la clave más alta se lleva de media el %s del peso; dividiendo, "

@@ -34,14 +34,30 @@ def test_parameter_counts_match_the_arrays(d, heads, d_ff):
 def test_article_parameter_table():
     table = block_lab.parameter_table(512, 2048)
     assert table["headers"] == ["Componente", "Parámetros", "Proporción"]
-    # 33,2841 %, 66,6509 % and 0,0650 % at one decimal read 33,3 + 66,7 + 0,1
-    # = 100,1 (as in the article's table); two decimals add up: 100,00.
+    # 33,2841 %, 66,6509 % and 0,0650 % each round, half up, to 33,3 + 66,7 +
+    # 0,1 = 100,1, as in the article's table: nothing is nudged, a note says so.
     assert table["rows"] == [
-        ["Atención", "1.048.576", "33,28 %"],
-        ["FFN", "2.099.712", "66,65 %"],
-        ["LayerNorm", "2.048", "0,07 %"],
-        ["Total", "3.150.336", "100,00 %"],
+        ["Atención", "1.048.576", "33,3 %"],
+        ["FFN", "2.099.712", "66,7 %"],
+        ["LayerNorm", "2.048", "0,1 %"],
+        ["Total", "3.150.336", "100,0 %"],
     ]
+    assert table["note"] == ("Cada proporción está redondeada por separado: suman 100,1 %, "
+                             "no 100,0 %.")
+
+
+def test_the_published_table_is_what_the_articles_cell_prints():
+    # The article's own code, run in CPython on the same counts: its f-strings.
+    counts = b.block_parameter_counts(512, 2048)
+    total = counts["total"]
+    expected = {"headers": ["Component", "Parameters", "Share"], "rows": [
+        ["Attention", f"{counts['attention']:,}", f"{counts['attention'] / total:.1%}"],
+        ["FFN", f"{counts['ffn']:,}", f"{counts['ffn'] / total:.1%}"],
+        ["LayerNorm", f"{counts['layernorm']:,}", f"{counts['layernorm'] / total:.1%}"],
+        ["Total", f"{total:,}", "100.0%"]]}
+    assert block_lab.article_table(512, 2048) == expected
+    assert expected["rows"][0] == ["Attention", "1,048,576", "33.3%"]
+    assert expected["rows"][2] == ["LayerNorm", "2,048", "0.1%"]
 
 
 def test_a_tiny_share_never_reads_zero():
@@ -201,8 +217,9 @@ def test_a_variance_beside_epsilon_shows_its_size():
 def test_norm_growth_under_three_settings():
     rows = np.array(b.norm_growth(24))
     plain, post, pre = rows.T
-    assert plain[-1] > 100 * plain[0]
-    np.testing.assert_allclose(post, math.sqrt(16), rtol=1e-5)  # LN output has norm √d
+    assert len(rows) == 25 and plain[0] == post[0] == pre[0]  # the input, then 24 layers
+    assert plain[-1] > 100 * plain[1]
+    np.testing.assert_allclose(post[1:], math.sqrt(16), rtol=1e-5)  # LN output has norm √d
     assert pre[-1] < plain[-1] / 50  # it grows, but additively, not multiplicatively
 
 

@@ -4,9 +4,10 @@ These tests sweep the whole discrete state space of the attention lab (every
 sentence, query, key, mask, head and step) and grids of the block lab's
 sizes, orders and depths, and check each conclusion against the numbers in
 the same view: ties read as ties, «iguales» only for equal outputs, «el
-prefijo es el mismo» only for equal token prefixes, shares that add up to
-their total, no «finitos» without a run, a real minus sign everywhere, no
-state key names and no «1 capas».
+prefijo es el mismo» only for equal token prefixes, a rounding note exactly
+where rounded parts do not add up, no «finitos» without a run, a real minus
+sign everywhere, no state key names and no «1 capas». tests/unit/test_claims.py
+checks the same claims against a computation of its own.
 """
 import itertools
 import json
@@ -26,7 +27,7 @@ from lab_core.attention_lab.rope_panel import _angle_text as rope_angle_text
 from lab_core.attention import softmax
 from lab_core.didactic import HEADS, SENTENCES
 from lab_core.block import block_parameter_counts
-from lab_core.display import decimals, fmt, fmt_parts, fmt_shares, fmt_sum, signed_terms
+from lab_core.display import decimals, fmt, fmt_row, fmt_shares, signed_terms, sum_gap
 from lab_core.views import answer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,9 +83,10 @@ def check_prose(view):
                              text), text
 
 
-def row_sums_to_one(texts):
-    """Open weights of a row, as shown, add up to exactly 1,00."""
-    assert sum(number(t) for t in texts) == Decimal("1.00"), texts
+def rounded_row(values, texts):
+    """Each text is its value's own rounding at two decimals (nothing nudged)."""
+    assert texts == [fmt(v, 2) for v in values], (values, texts)
+    return sum(number(t) for t in texts) == Decimal("1.00")
 
 
 ATTENTION_STATES = [
@@ -115,6 +117,9 @@ def test_the_vocabulary_winner_is_a_tie_when_the_numbers_tie(attention_views):
         values = [r["cells"][1]["value"] for r in rows]
         top = max(values)
         tied = [r["label"] for r, v in zip(rows, values) if top - v <= 1e-9]
+        texts = [r["cells"][1]["text"] for r in rows]
+        shown_top = max(number(t) for t in texts)
+        tied = [r["label"] for r, t in zip(rows, texts) if number(t) == shown_top]  # a tie as read
         best = view["mixture"]["vocab"]["best"]
         if len(tied) > 1:
             assert best.startswith("empate entre"), (state, best)
@@ -123,7 +128,9 @@ def test_the_vocabulary_winner_is_a_tie_when_the_numbers_tie(attention_views):
         else:
             assert not best.startswith("empate") and best.startswith(tied[0] + " ("), best
         assert [r["label"] for r in rows if r["selected"]] == tied
-        row_sums_to_one([r["cells"][1]["text"] for r in rows])
+        adds = rounded_row(values, texts)
+        note = view["mixture"]["vocab"]["table"]["note"]
+        assert (note is None) == adds, (state, texts, note)
 
 
 def test_the_default_page_shows_the_del_de_tie():
@@ -137,10 +144,10 @@ def test_the_heaviest_key_prediction_follows_the_weights(attention_views):
     for state, view in attention_views:
         head = "lugar" if state["head"] == "all" else state["head"]
         weights = view["tables"][0]["weights"]["rows"][state["query"]]["cells"]
-        values = [c["value"] for c in weights]
-        top = max(values)
+        shown = [number(c["text"]) for c in weights]
+        top = max(shown)
         words = SENTENCES[state["sentence"]]["tokens"]
-        expected = sorted({w for w, v in zip(words, values) if top - v <= 1e-9})
+        expected = sorted({w for w, v in zip(words, shown) if v == top})  # a tie as read
         predict = view["arithmetic"]["predict"]
         assert sorted(predict["answers"]) == expected, (state, head)
         assert ("empate" in predict["explanation"]) == (len(expected) > 1)
@@ -161,9 +168,7 @@ def test_a_derivation_says_equals_only_when_its_result_is_exact(attention_views)
     assert signs == {"=", "≈"}
 
 
-SUM = re.compile(r"la columna «(\w+)» es ([\w· +]+) ([=≈]) ([^ ;]*\d)")
-OFF = re.compile(r"sus cifras para «(\w+)» \(([^)]*)\) suman ([−\d.,]*\d), "
-                 r"aunque la salida muestra ([−\d.,]*\d)")
+SUM = re.compile(r"la columna «(\w+)» es ([\w· +]+): ([^;]*\d)")
 
 
 def terms(text):
@@ -177,11 +182,9 @@ def terms(text):
 
 
 def check_combine_sums(state, combine):
-    """The query row's output worked out from the concatenation: the written
-    sum adds up as read, every number is the honest rounding of its cell and
-    reads, rounded by hand to two decimals, as its table does, and the note
-    on the tables' rounding is there exactly when the tables' cells for a
-    column do not add up to its output."""
+    """The query row's output worked out from the concatenation, with the
+    numbers exactly as the tables show them: «=» when they add up as read,
+    «≈» (and the sentence's reason) when they do not."""
     concat, output = combine["concat"], combine["output"]
     row = state.get("query", 0)
     word = output["rows"][row]["label"]
@@ -189,38 +192,24 @@ def check_combine_sums(state, combine):
     assert sentence.startswith("En la fila de «%s», " % word), sentence
     found = SUM.findall(sentence)
     assert [f[0] for f in found] == ["parque", "crédito"], sentence
-    off = {}
-    longer = False
-    for column, names, first, worked in found:
-        parts_text, second, total = worked.replace("\u00a0", " ").rsplit(" ", 2)
+    off = False
+    for column, names, worked in found:
+        parts_text, sign, total = worked.replace("\u00a0", " ").rsplit(" ", 2)
         names = names.split(" + ")
         cells = [concat["rows"][row]["cells"][concat["columns"].index(n)] for n in names]
         out = output["rows"][row]["cells"][output["columns"].index(column)]
-        parts = terms(parts_text)
-        places = len(total.split(",")[1])
-        longer = longer or places > 2
-        for value, cell in zip(parts + [number(total)], cells + [out]):
-            exact = Decimal(repr(cell["value"]))
-            assert abs(value - exact) <= Decimal("0.5") / 10 ** places + Decimal("1e-9"), (sentence, cell)
-            assert fmt(float(value)) == cell["text"], (sentence, value, cell)  # reads as the table
-        assert signed_terms([fmt(float(v), places) for v in parts]) == parts_text, sentence
-        exactly = all(v == Decimal(repr(c["value"])) for v, c in zip(parts, cells))
-        assert first == ("=" if exactly else "≈"), sentence
-        assert second == "=" and sum(parts) == number(total), sentence
-        shown = [number(c["text"]) for c in cells]
-        if sum(shown) != number(out["text"]):
-            off[column] = (shown, sum(shown), number(out["text"]))
-    assert ("Cada suma lleva los decimales que necesita" in sentence) == longer, sentence
-    said = {column: (terms(parts), number(total), number(showing))
-            for column, parts, total, showing in OFF.findall(sentence)}
-    assert said == off, sentence
-    return bool(off)
+        assert signed_terms([c["text"] for c in cells]) == parts_text, sentence
+        assert total == out["text"], sentence
+        adds = sum(terms(parts_text)) == number(total)
+        assert sign == ("=" if adds else "≈"), sentence
+        off = off or not adds
+    assert ("Donde pone «≈», cada número está redondeado por separado" in sentence) == off
+    return off
 
 
-def test_the_output_of_all_heads_is_worked_out_and_adds_up_as_read(attention_views):
-    # «En la fila de «parque», la columna «parque» es lug·1 + fin·1 ≈ 0,649 +
-    # 0,375 = 1,024 …»,
-    # while the tables read 0,65 + 0,38 and 1,02: the sentence says why.
+def test_the_output_of_all_heads_is_worked_out_as_the_tables_read(attention_views):
+    # «En la fila de «parque», la columna «parque» es lug·1 + fin·1: 0,65 +
+    # 0,38 ≈ 1,02 …»: the tables' own numbers, and why they do not add up.
     notes = 0
     for state, view in attention_views:
         combine = view["heads"]["combine"]
@@ -229,11 +218,7 @@ def test_the_output_of_all_heads_is_worked_out_and_adds_up_as_read(attention_vie
             notes += check_combine_sums(state, combine)
     assert notes > 0
     sums = view_of("attention", {"head": "all", "query": 3})["heads"]["combine"]["sums"]
-    assert "la columna «parque» es lug·1 + fin·1 ≈ 0,649\u00a0+\u00a00,375\u00a0=\u00a01,024" in sums
-    assert "sus cifras para «parque» (0,65 + 0,38) suman 1,03, aunque la salida muestra 1,02" in sums
-    # 1,0048 reads 1,0048, not 1,005: a reader rounds 1,005 to 1,01, and the table reads 1,00.
-    sums = view_of("attention", {"head": "all", "sentence": "credito", "query": 3})["heads"]["combine"]["sums"]
-    assert "0,3750\u00a0+\u00a00,6298\u00a0=\u00a01,0048" in sums
+    assert "la columna «parque» es lug·1 + fin·1: 0,65\u00a0+\u00a00,38\u00a0≈\u00a01,02" in sums
 
 
 @pytest.mark.parametrize("partial", [
@@ -251,33 +236,33 @@ def test_a_sum_subtracts_a_negative_term():
     assert signed_terms(["−0,10", "0,68", "−1,5"]) == "−0,10 + 0,68 − 1,5"
 
 
-def test_a_written_sum_takes_the_decimals_it_needs_to_add_up():
-    assert fmt_sum([0.648543, 0.375], 1.023543) == (["0,649", "0,375"], "1,024", "=")
-    assert fmt_sum([0.0825596, 0.0825596], 0.1651192) == (["0,08256", "0,08256"], "0,16512", "=")
-    assert fmt_sum([0.25, 0.5], 0.75) == (["0,25", "0,50"], "0,75", "=")
-    # Half up, −0,125 reads −0,13 and 0,375 reads 0,38; −0,13 + 0,50 is 0,37.
-    assert fmt_sum([-0.125, 0.5], 0.375) == (["−0,125", "0,500"], "0,375", "=")
-    # 0,375 + 0,630 = 1,005 adds up, but a reader rounds 1,005 to 1,01 where
-    # the table reads 1,00: one more decimal.
-    assert fmt_sum([0.375, 0.6297847649], 1.0047847649) == (["0,3750", "0,6298"], "1,0048", "=")
-    texts, total, sign = fmt_sum([1 / 3, 1 / 3, 1 / 3], 1.0, most=4)
-    assert (texts, total, sign) == (["0,3333"] * 3, "1,0000", "≈")
-
-
-def test_weight_rows_read_as_summing_to_one(attention_views):
+def test_weights_are_rounded_one_by_one_and_a_note_says_when_rows_do_not_add_up(attention_views):
+    notes = 0
     for state, view in attention_views:
         for pair in view["tables"]:
-            for row in pair["weights"]["rows"]:
-                row_sums_to_one([c["text"] for c in row["cells"] if not c["masked"]])
+            table = pair["weights"]
+            off = []
+            for row in table["rows"]:
+                cells = [c for c in row["cells"] if not c["masked"]]
+                if not rounded_row([c["value"] for c in cells], [c["text"] for c in cells]):
+                    off.append(row["label"])
+            assert (table["note"] is None) == (not off), (state, table["note"])
+            for label in off:
+                assert "la fila de «%s»" % label in table["note"]
+            notes += bool(off)
         for block in view["arithmetic"]["blocks"]:
             rows = block["softmax"]["rows"][:-1]
-            row_sums_to_one([r["cells"][2]["text"] for r in rows if not r["cells"][2]["masked"]])
+            cells = [r["cells"][2] for r in rows if not r["cells"][2]["masked"]]
+            adds = rounded_row([c["value"] for c in cells], [c["text"] for c in cells])
+            note = block["softmax"]["note"] or ""
+            assert ("los pesos mostrados suman" in note) == (not adds), (state, note)
         for block in view["mixture"]["blocks"]:
             rows = block["table"]["rows"][:-1]
-            row_sums_to_one([r["cells"][0]["text"] for r in rows if not r["cells"][0]["masked"]])
-        per_head = [r["cells"][2]["text"].split(" | ") for r in view["cache"]["cache"]["rows"]]
-        for texts in zip(*per_head):
-            row_sums_to_one(texts)
+            cells = [r["cells"][0] for r in rows if not r["cells"][0]["masked"]]
+            adds = rounded_row([c["value"] for c in cells], [c["text"] for c in cells])
+            note = block["table"]["note"] or ""
+            assert ("los pesos suman" in note) == (not adds), (state, note)
+    assert notes > 0  # the rule is exercised
 
 
 def test_equal_weights_always_read_equal(attention_views):
@@ -340,8 +325,10 @@ def test_training_words_follow_the_sentence():
         for a, b in zip(tokens, tokens[1:]):
             assert "«%s» con «%s»" % (a, b) in view["pairs"] or \
                 "«%s» se compara con «%s»" % (a, b) in view["pairs"]
-        leak, causal = number(view["leak_loss"]), number(view["loss"])
-        assert view["verdict"].startswith("más baja") == (leak < causal)
+        mean = view["table"]["rows"][-1]["cells"]
+        causal, leak = number(mean[2]["text"]), number(mean[3]["text"])
+        assert ("(más baja)" in view["summary"]) == (leak < causal)
+        assert ("(más alta)" in view["summary"]) == (leak > causal)
 
 
 def test_rope_offsets_are_signed_with_a_real_minus():
@@ -376,50 +363,55 @@ def test_block_shares_add_up_and_the_sentence_follows_the_sizes(d_model, heads, 
     check_prose(view)
     block = view["block"]
     rows = block["params"]["rows"]
-    shares = [number(r[2]) for r in rows[:3]]
     counts = [int(r[1].replace(".", "")) for r in rows[:3]]
-    if len(set(counts)) > 1:
-        assert sum(shares) == number(rows[3][2]) == Decimal("100.0"), rows
-    for count, text in zip(counts, (r[2] for r in rows[:3])):
-        assert text != "0,0 %" or count == 0
+    total = sum(counts)
+    for count, row in zip(counts, rows[:3]):
+        honest = fmt(100 * count / total, 1)
+        assert row[2] == ("< 0,1 %" if count and honest == "0,0" else honest + " %"), rows
+    assert rows[3][2] == "100,0 %"
+    readable = [number(r[2]) for r in rows[:3] if not r[2].startswith("<")]
+    adds = sum(readable) == Decimal("100.0") and len(readable) == 3
+    assert (block["params"]["note"] is None) == adds, (rows, block["params"]["note"])
     share = counts[1] / sum(counts)
     sentence = block["share_sentence"]
     assert rows[1][2] in sentence or "menos del" in sentence
     assert ("dos tercios" in sentence.split(" y la atención")[0]) == (abs(share - 2 / 3) <= 0.02)
     ratio = d_ff / d_model
-    if ratio >= 0.001:
-        assert "d_ff = %s·d_model" % fmt(ratio, 3).rstrip("0").rstrip(",") in sentence
+    if d_ff == d_model:
+        assert sentence.startswith("Con d_ff = d_model,")
+    elif ratio >= 0.001:
+        text = fmt(ratio, 3).rstrip("0").rstrip(",")
+        exact = float(number(text)) == ratio  # «=» only for an exact ratio
+        assert "d_ff %s %s·d_model" % ("=" if exact else "≈", text) in sentence
     assert ("finitos" in block["check"]) == block["real"]
 
 
 @pytest.mark.parametrize("d_model, heads, d_ff", SIZES + [(2, 2, 8), (64, 4, 256), (1000, 8, 1024),
-                                                   (16, 16, 1), (512, 8, 100)])
+                                                   (16, 16, 1), (512, 8, 100), (2, 2, 2)])
 def test_the_share_sentence_says_where_the_share_goes_as_the_block_grows(d_model, heads, d_ff):
-    # It said the share depends «solo» on d_ff / d_model, beside 66,65 %
-    # (512), 66,54 % (64) and 63,64 % (2) for the same d_ff = 4·d_model.
-    sentence = view_of("block", {"d_model": d_model, "heads": heads, "d_ff": d_ff})["block"]["share_sentence"]
-    assert "solo de esa proporción" not in sentence.replace("solo depende de esa proporción", "")
-    ffn_here = view_of("block", {"d_model": d_model, "heads": heads, "d_ff": d_ff})["block"]["params"]["rows"][1][2]
+    view = view_of("block", {"d_model": d_model, "heads": heads, "d_ff": d_ff})
+    sentence = view["block"]["share_sentence"]
+    ffn_here = view["block"]["params"]["rows"][1][2]
     ratio = d_ff / d_model
     if ratio < 0.001:
         assert sentence.endswith("se acerca a uno que solo depende de esa proporción.")
         return
     said = re.search(r"tiende al (\S+) %", sentence).group(1)
-    # The limit, from the counts themselves: the same proportion, 2²⁰ times larger.
     big = block_parameter_counts(d_model * 2 ** 20, d_ff * 2 ** 20)
     assert abs(number(said) - Decimal(100 * big["ffn"] / big["total"])) <= Decimal(10) ** -decimals(said) / 2
-    if "ya lo alcanza" in sentence:
-        assert said + " %" == ffn_here
-    else:
-        assert said + " %" != ffn_here
-        # Above or below the limit, from the counts (the sentence once gave
-        # the biases as the reason it stays below: they raise the share).
-        counts = block_parameter_counts(d_model, d_ff)
-        below = counts["ffn"] / counts["total"] < big["ffn"] / big["total"]
-        assert below == (d_ff > d_model)
-        assert "Aquí queda por %s, en %s:" % ("debajo" if below else "encima", ffn_here) in sentence
-        assert ("con d_ff mayor que d_model baja más de lo que sube" in sentence) == below
-        assert ("con d_ff menor que d_model sube más de lo que baja" in sentence) == (not below)
+    counts = block_parameter_counts(d_model, d_ff)
+    # Above, at or below the limit f/(2d + f), exactly, in integers.
+    here = counts["ffn"] * (2 * d_model + d_ff)
+    limit = d_ff * counts["total"]
+    if here == limit:
+        assert d_ff == d_model and "exactamente un tercio, y aquí ya lo tiene" in sentence
+        return
+    below = here < limit
+    assert below == (d_ff > d_model)
+    assert "Aquí queda por %s, en %s" % ("debajo" if below else "encima", ffn_here) in sentence
+    assert ("(con un decimal se lee igual)" in sentence) == (said + " %" == ffn_here)
+    assert ("con d_ff mayor que d_model baja más de lo que sube" in sentence) == below
+    assert ("con d_ff menor que d_model sube más de lo que baja" in sentence) == (not below)
 
 
 def test_unrun_block_claims_nothing_about_its_values():
@@ -453,7 +445,8 @@ def test_depth_words_agree_with_their_count_and_layers_ignore_later_depth():
         check_prose(view)
         assert view["residual"]["layers"] == ("1 capa" if depth == 1 else "%d capas" % depth)
         growth = view["layernorm"]["growth"]["rows"]
-        assert [r["cells"] for r in growth] == [r["cells"] for r in growth64[:depth]]
+        assert growth[0]["label"] == "entrada" and len(growth) == depth + 1
+        assert [r["cells"] for r in growth] == [r["cells"] for r in growth64[:depth + 1]]
         assert [r["cells"] for r in view["residual"]["table"]["rows"]] == \
             [r["cells"] for r in gradient64[:depth]]
 
@@ -467,76 +460,31 @@ def test_the_quiz_uses_one_notation_for_the_affine_collapse():
 
 # ---------------------------------------------------------- display rules
 
-@pytest.mark.parametrize("values, texts", [
-    ([0.0529, 0.8942, 0.0529], ["0,053", "0,894", "0,053"]),  # not 0,05 + 0,89 + 0,05
-    ([1 / 3, 1 / 3, 1 / 3], ["0,33", "0,33", "0,33"]),  # a tie no rounding can split
-    ([0.5, 0.25, 0.25], ["0,50", "0,25", "0,25"]),
-    ([0.125, 0.875], ["0,125", "0,875"]),  # not 0,13 + 0,88
-    # No count of decimals adds up; the fourth moves, so that each text still
-    # reads, at three, as its value does (panel 6 gives p(parque) as 0,757).
-    ([0.7567697499] + [0.0559585185] * 3 + [0.03767734728] * 2,
-     ["0,7568", "0,0560", "0,0560", "0,0560", "0,0376", "0,0376"]),
-    ([0.1406, 0.1406, 0.1406, 0.5783], ["0,14", "0,14", "0,14", "0,58"]),
-    # Three thirds and a weight of 2·10⁻⁷: that weight reads 0, never 0,001.
-    ([(1 - 2e-7) / 3] * 3 + [2e-7], ["0,33", "0,33", "0,33", "0,00"]),
-])
-def test_rows_that_must_add_up_are_rounded_together(values, texts):
-    assert fmt_parts(values) == texts
-
-
-def _moved_last_decimal_exists(values, places=4):
-    """A second computation, by brute force: whether some texts at `places`
-    decimals, each its value's floor or one unit more (equal values alike, a
-    value that reads 0 left at 0), add up to the rounded total and each read,
-    at one decimal fewer, as its value does."""
-    unit = Decimal(1).scaleb(-places)
-    exact = [Decimal(repr(float("%.12g" % v))) for v in values]
-    total = sum(exact).quantize(unit, rounding=ROUND_HALF_UP)
-    for ups in itertools.product((0, 1), repeat=len(values)):
-        if any(u and abs(x) < unit / 2 for u, x in zip(ups, exact)):
-            continue
-        if any(ups[i] != ups[j] for i in range(len(values)) for j in range(len(values))
-               if abs(values[i] - values[j]) <= 1e-9):
-            continue
-        shown = [x.quantize(unit, rounding="ROUND_FLOOR") + u * unit for u, x in zip(ups, exact)]
-        if sum(shown) == total and all(
-                fmt(float(t), places - 1) == fmt(v, places - 1) for t, v in zip(shown, values)):
-            return True
-    return False
-
-
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.floats(-4, 4), min_size=2, max_size=7), st.integers(0, 3))
-def test_a_row_rounded_together_moves_only_a_decimal_no_one_reads(scores, ties):
-    """Weights rows (a softmax, ties included): equal values read equal; the
-    texts add up to the row's rounded total; every text is within one unit
-    of its last decimal; and
-    where some choice keeps every text honest at one decimal fewer
-    (found by brute force), fmt_parts finds one."""
+def test_a_row_is_rounded_value_by_value_and_its_gap_is_said(scores, ties):
+    """Weights rows (a softmax, ties included): every text is its own value's
+    rounding, half up, computed a second way in Decimal; equal values read
+    equal; sum_gap names the sum as read exactly when it is not 1,00."""
     scores = scores + scores[:ties]
     values = [float(w) for w in softmax(np.array(scores))]
-    texts = fmt_parts(values)
-    places = max(decimals(t) for t in texts)
-    unit = Decimal(1).scaleb(-places)
-    exact = [Decimal(repr(float("%.12g" % v))) for v in values]
-    total = sum(exact).quantize(unit, rounding=ROUND_HALF_UP)
-    shown = [Decimal(t.replace(",", ".")) for t in texts]
+    texts = fmt_row(values)
+    assert texts == [_fmt_by_decimal(v, 2) for v in values]
     for i, j in itertools.combinations(range(len(values)), 2):
-        if abs(values[i] - values[j]) <= 1e-9:
-            assert texts[i] == texts[j]  # equal values read equal
-    if sum(shown) != total:  # only equal values no rounding can split
-        assert places == 2 and len({round(v, 9) for v in values}) < len(values)
-        return
-    assert all(abs(t - x) < unit for t, x in zip(shown, exact))
-    if texts != [fmt(v, places) for v in values] and _moved_last_decimal_exists(values):
-        assert places == 4
-        assert all(fmt(float(t), 3) == fmt(v, 3) for t, v in zip(shown, values))
+        if abs(values[i] - values[j]) <= 1e-12:
+            assert texts[i] == texts[j]
+    shown = sum(Decimal(t.replace(",", ".")) for t in texts)
+    gap = sum_gap(texts, "1,00")
+    assert (gap is None) == (shown == Decimal("1.00"))
+    if gap is not None:
+        assert number(gap) == shown
 
 
 def test_half_up_rounding_and_tiny_shares():
     assert fmt(0.125) == "0,13" and fmt(0.135) == "0,14" and fmt(-0.125) == "−0,13"
-    assert fmt_shares([1048576, 2099712, 2048]) == ["33,28 %", "66,65 %", "0,07 %"]
+    assert fmt_shares([1048576, 2099712, 2048]) == ["33,3 %", "66,7 %", "0,1 %"]
     assert fmt_shares([10 ** 6, 1]) == ["100,0 %", "< 0,1 %"]
+    assert fmt_shares([1, 1, 1]) == ["33,3 %"] * 3
 
 
 def _fmt_by_decimal(x, digits):
@@ -632,6 +580,13 @@ def test_the_rope_sign_sentence_gives_the_true_reason():
                                      "rope_n": n})["rope"]
         sign = view["sign"]
         offset = n - m
+        check_prose({"rope": view})
+        if theta == 0:
+            # Nothing turns: neither the offset nor its sign counts, and the
+            # shift question says so too.
+            assert sign.startswith("Con θ = 0 nada gira") and "no cuentan ni el desplazamiento" in sign
+            assert "solo importa el desplazamiento" not in view["predict"]["explanation"]
+            continue
         if offset == 0:
             assert sign.startswith("Con n − m = 0")
             continue
@@ -643,43 +598,34 @@ def test_the_rope_sign_sentence_gives_the_true_reason():
             cross = q[1] * k[0] - q[0] * k[1]
             if not any(q) or not any(k):
                 assert "vector nulo" in sign
-                # The shift question says why too, and the chart's axis is ±1, not ±10⁻⁹.
                 nulls = [name for name, v in (("q", q), ("k", k)) if not any(v)]
                 said = "q y k son nulos" if len(nulls) == 2 else "%s es nulo" % nulls[0]
-                assert "después: %s, y el producto" % said in view["predict"]["explanation"]
+                assert "Aquí %s, y el producto" % said in view["predict"]["explanation"]
                 y = [t["value"] for t in view["chart"]["y"]["ticks"]]
                 assert (min(y), max(y)) == (-1, 1)
             elif cross == 0:
                 assert "paralelos" in sign
             else:
                 assert "con este ángulo" in sign and abs(np.sin(offset * theta)) < 1e-6
-        check_prose({"rope": view})
 
 
-def test_rope_sentences_round_as_the_table_beside_them():
-    # A sentence gives qₘ · kₙ to three or more decimals, the table to two:
-    # each sentence's number, rounded by hand to two decimals, must read as
-    # the table's cell for the same offset.
-    finer = r"(−?\d[\d.]*,\d{3,})"
+def test_rope_sentences_quote_the_table_beside_them():
+    # Every qₘ · kₙ a sentence gives reads exactly as the table's cell for the
+    # same offset (two decimals, the same rounding), with «=» only when exact.
     for q, k, theta, m, n in rope_cases():
         view = view_of("attention", {"rope_q": q, "rope_k": k, "theta": theta, "rope_m": m,
                                      "rope_n": n})["rope"]
         table = {row["label"]: row["cells"][0]["text"] for row in view["table"]["rows"]}
         here = table["n − m = %s" % view["offset"]]
-        said = [view["score"], re.search("vale " + finer + r"\.$", view["chart"]["alt"]).group(1)]
-        said += re.findall(finer, view["predict"]["explanation"])
-        said += re.findall(r"qₘ · kₙ = (?:q · k = )?" + finer, view["sign"])
-        assert len(said) >= 4, view
-        for text in said:
-            assert fmt(number(text), 2) == here, (q, k, theta, m, n, text, here)
-        assert fmt(number(view["plain_score"]), 2) == table["n − m = 0"]
-        mirrored = re.search("valdría " + finer, view["sign"])
-        other = "n − m = %s" % view["offset"].replace("−", "+") if view["offset"].startswith(
-            "−") else "n − m = −%s" % view["offset"].lstrip("+")
-        if mirrored and other in table:
-            assert fmt(number(mirrored.group(1)), 2) == table[other], (q, k, theta, m, n)
-            if "tiene signo" in view["sign"] and table[other] == here:
-                assert "los dos se leen %s" % here in view["sign"]
+        assert view["score"] == here
+        assert view["chart"]["alt"].endswith("vale %s." % here)
+        explanation = view["predict"]["explanation"]
+        assert explanation.startswith("No cambia: vale %s antes y %s después." % (here, here))
+        assert view["plain_score"] == table["n − m = 0"] or theta == 0
+        said = re.search(r"qₘ · kₙ (?:= q · k )?([=≈]) (−?[\d.]+,\d\d)", view["sign"])
+        assert said and said.group(2) == here, (q, k, theta, m, n, view["sign"])
+        exact = rope_score_for(q, k, theta, n - m)
+        assert (said.group(1) == "=") == (abs(exact - float(number(here))) < 1e-9)
 
 
 def test_a_turn_and_a_rest_read_as_less_than_a_turn():
@@ -725,7 +671,8 @@ def test_position_sentences_follow_the_sizes():
     still = view_of("block", {"shift_k": 0})["position"]["shift"]
     assert still["verdict"].startswith("Con k = 0 no hay nada que desplazar")
     moved = view_of("block", {"shift_k": 3})["position"]["shift"]
-    assert "ningún mapa lineal fijo" in moved["verdict"] and moved["sine_only"] in moved["verdict"]
+    assert "el mejor mapa lineal fijo falla en %s" % moved["sine_only"] in moved["verdict"]
+    assert "allí falla en %s" % moved["zero"] in moved["verdict"]
 
 
 def test_the_expansion_ratio_never_reads_zero():

@@ -48,9 +48,9 @@ def test_the_words_about_the_learned_vectors_follow_them():
 
 
 def test_a_run_that_blows_up_is_not_said_to_spread_its_attention():
-    # lr 10: banco puts all its weight on one word in each sentence, and in
-    # «El banco de crédito» on the wrong one (itself).
-    text = view_of({"train_lr": 10, "train_steps": 500})["vectors"]["text"]
+    # lr 10, before the run stops: banco puts all its weight on one word in
+    # each sentence, and in «El banco de crédito» on the wrong one (itself).
+    text = view_of({"train_lr": 10, "train_steps": 200})["vectors"]["text"]
     assert "casi por igual" not in text
     assert text.endswith("No da su mayor peso a la palabra que decide en las dos frases. Mayor peso "
                          "en «El banco del parque»: parque (1,00); en «El banco de crédito»: banco (1,00).")
@@ -60,13 +60,25 @@ def test_the_sentence_says_when_its_weights_are_from():
     assert view_of({"train_steps": 0})["vectors"]["text"].startswith("Antes de entrenar, la cabeza")
     runs = trajectories(10.0, DEFAULT_SEED)
     stopped = runs["bidirectional"]["stopped_at"]
+    # Once the run has stopped, its weights mean nothing: the sentence says
+    # so and compares nothing.
     text = view_of({"train_lr": 10, "train_steps": 500})["vectors"]["text"]
-    assert text.startswith("Tras 500 pasos (la ejecución se detuvo en el paso %d: son los pesos "
-                           "de ese paso)" % stopped)
+    assert text == ("La ejecución bidireccional divergió en el paso %d: sus pesos crecieron sin "
+                    "límite y ya no dicen nada de la atención. Prueba una tasa de aprendizaje "
+                    "menor." % stopped)
     # A loss near zero reads its size, not 0,000.
     panel = learning_panel({"train_steps": 250, "train_lr": 3.0, "train_seed": 5})
     loss = panel["table"]["rows"][0]["cells"][0]
     assert 0 < loss["value"] < 5e-4 and loss["text"] == "1,6·10⁻⁴"
+
+
+def test_a_huge_weight_reads_in_powers_of_ten():
+    # The review's state: lr 10, seed 39, step 200 printed q(banco) with 19
+    # digits and «,00»; every number now reads in the notation of the losses.
+    text = view_of({"train_lr": 10, "train_steps": 200, "train_seed": 39})["vectors"]["text"]
+    assert len(text) < 600
+    assert "q(banco) = (−8,0·10¹³²; 2,7·10¹³¹)" in text
+    assert not re.search(r"\d{1,3}(\.\d{3}){4,}", text)  # no number of 13 digits or more
 
 
 def bidirectional_rows(panel):  # banco's weights in the two tables, as shown
@@ -86,6 +98,10 @@ def test_where_banco_looks_is_said_from_the_weights_shown_beside_it(lr):
             even = all(max(abs(w - 0.25) for w in values) <= 0.05 for values, _, _ in rows)
             deciding = all(np.argmax(values) == 3 and sorted(values)[-2] < values[3] - 1e-9
                            for values, _, _ in rows)
+            stopped = trajectories(lr, seed)["bidirectional"]["stopped_at"]
+            if stopped is not None and step > stopped:
+                assert "divergió en el paso %d" % stopped in text
+                continue
             said = ["casi por igual" in text, "ya da su mayor peso a la palabra que decide" in text,
                     "No da su mayor peso" in text]
             assert sum(said) == 1, (lr, seed, step, text)
@@ -111,7 +127,9 @@ def test_the_prediction_names_its_criterion_and_its_answer(lr):
                     ("bidirectional", "causal"): "las dos", (): "ninguna"}[tuple(learned)]
         predict = learning_panel({"train_steps": 0, "train_lr": lr, "train_seed": seed})["predict"]
         assert "al menos el 90\u00a0% de las frases nuevas tras 500 pasos" in predict["question"]
-        assert "la respuesta es «%s»" % expected in predict["explanation"], (lr, seed)
+        # The whole answer, named once, first (the page adds nothing to it).
+        assert predict["explanation"].startswith(expected[:1].upper() + expected[1:] + ". Tras 500 pasos"), (lr, seed)
+        assert "respuesta" not in predict["explanation"]
         labels = {o["value"]: o["label"] for o in predict["options"]}
         assert labels[predict["answers"][0]] == expected
 

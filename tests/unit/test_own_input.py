@@ -151,7 +151,7 @@ def test_with_all_heads_each_vector_table_names_its_head_and_its_edits():
 
 
 @pytest.mark.parametrize("partial, words", [
-    ({"vec": {"lugar.parque.k": [11, 0]}}, "k de parque (pista de lugar): 11 está fuera del rango −10 a 10"),
+    ({"vec": {"lugar.parque.k": [11, 0]}}, "k de «parque» (pista de lugar): 11 está fuera del rango −10 a 10"),
     ({"vec": {"lugar.parque.k": ["tres", 0]}}, "«tres» no es un número. "),
     ({"vec": {"lugar.parque.k": [1, 2, 3]}}, "tiene 3 coordenadas; aquí cada vector tiene 2"),
     ({"vec": {"lugar.perro.k": [1, 2]}}, "«lugar.perro.k» no es un vector"),
@@ -169,7 +169,7 @@ def test_a_refused_vector_says_what_stays_without_claiming_it_was_edited():
         {"vec": {"finanzas.banco.v": [1, 1], "finanzas.El.q": [2, 2]}},
         {"vec": {"finanzas.banco.v": [1, 1], "finanzas.El.q": [2, 2], "lugar.parque.k": ["doce", 0]}}]}))
     assert [r["ok"] for r in reply["results"]] == [True, False]
-    assert reply["results"][1]["error"] == ("k de parque (pista de lugar): «doce» no es un número. "
+    assert reply["results"][1]["error"] == ("k de «parque» (pista de lugar): «doce» no es un número. "
                                             "Cada vector se queda con el valor que tenía")
     fresh = error_of({"vec": {"lugar.parque.k": [11, 0]}})
     assert fresh.endswith("Se mantienen los vectores del artículo")
@@ -210,13 +210,14 @@ def test_comparisons_use_the_second_sentence_the_reader_built():
     assert prefix["other"] == "El banco del parque" and prefix["same"]
     assert "mismos tokens" in prefix["verdict"]
     shorter = view_of({"other": ["El"], "step": 3})["cache"]["prefix"]
-    assert "no llega a la posición 2" in shorter["verdict"]
+    assert shorter["verdict"] == "no hay salida con la que compararla"
+    assert shorter["text"].endswith("«El» no llega a la posición 2")
 
 
 def test_an_edited_head_says_its_summary_no_longer_applies():
     view = view_of({"vec": {"lugar.parque.k": [3, 0]}})
     summary = view["heads"]["heads"][0]["summary"]
-    assert summary.startswith("has cambiado 1 vector de esta cabeza (k de parque)")
+    assert summary.startswith("has cambiado 1 vector de esta cabeza (k de «parque»)")
 
 
 # ------------------------------------------------------------- pictures

@@ -171,6 +171,9 @@ const ACTIONS = {
   "order-original": () => ({ order: lab.state().order.map((_, i) => i) }),
   "order-swap": () => ({ order: lab.view().order.swapped }),
   "order-shuffle": () => ({ order: shuffled(lab.state().order) }),
+  // The γ and β that undo the normalisation, as Python computed them.
+  "ln-undo": () => ({ gamma: lab.view().layernorm.undo.gamma, beta: lab.view().layernorm.undo.beta }),
+  "ln-reset": () => ({ gamma: 1, beta: 0 }),
   "train-prev": () => ({ train_steps: Math.max(0, lab.state().train_steps - 1) }),
   "train-next": () => ({ train_steps: Math.min(PLAY.last, lab.state().train_steps + 1) }),
   "train-play": () => {

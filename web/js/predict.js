@@ -64,19 +64,14 @@ export function renderPredict(node, prompt) {
     `Opciones: ${prompt.options.map((option) => option.label).join(" · ")}. ${answerOf(prompt)}`);
 }
 
-const COUNTS = ["", "", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho"];
-
 // Whether an option's value (as text: a button's data-value) is right.
 function isAnswer(prompt, value) {
   return prompt.answers.some((answer) => String(answer) === value);
 }
 
+// Python writes the whole answer, naming it once (lab_core/views.py).
 function answerOf(prompt) {
-  const right = prompt.options.filter((option) => isAnswer(prompt, String(option.value)));
-  const which = right.length > 2 && right.length === prompt.options.length
-    ? `cualquiera de las ${COUNTS[right.length] || right.length}` // a tie across every option
-    : right.map((option) => `«${option.label}»`).join(" o ");
-  return `Respuesta: ${which}. ${prompt.explanation}`;
+  return prompt.explanation;
 }
 
 // The right answers marked (not by colour alone: an outline and the

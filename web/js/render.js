@@ -225,6 +225,24 @@ function markOverflow(wrap) {
   }
 }
 
+// Under a table, the note Python writes when its rounded numbers do not add
+// up as read; the table names it as its description.
+function renderNote(node, element, note) {
+  let paragraph = node.querySelector(".table-note");
+  if (!note) {
+    if (paragraph) paragraph.remove();
+    element.removeAttribute("aria-describedby");
+    return;
+  }
+  if (!paragraph) {
+    paragraph = el("p", undefined, "table-note");
+    paragraph.id = `${element.id}-note`;
+    node.append(paragraph);
+  }
+  renderText(paragraph, note);
+  element.setAttribute("aria-describedby", paragraph.id);
+}
+
 /** Of `items`, only `stop` is reached by Tab (the arrow keys move among
  *  them: classroom.js). */
 export function oneTabStop(items, stop) {
@@ -255,6 +273,7 @@ function renderTable(node, table) {
     else tr.removeAttribute("aria-current");
     row.cells.forEach((cell, j) => fillCell(tr.cells[j + 1], cell, heat));
   });
+  renderNote(node, element, table.note);
   const exporter = node.querySelector(".table-export");
   if (exporter) exporter.setAttribute("aria-label", `Exportar la tabla «${table.caption}»`);
   if (element.getAttribute("role") === "grid" && !element.contains(document.activeElement)) {
