@@ -1,24 +1,42 @@
 """Attention Lab's engine: the math of the Spanish transformer articles in NumPy.
 
-Modules
--------
-attention       scores, masks, softmax and attention: pure functions.
-didactic        the El · banco sentences, vocabulary and named heads, as data.
-heads           words -> one-hot embeddings -> per-head Q, K, V -> attention.
+Math (pure functions over NumPy arrays)
+---------------------------------------
+attention       scores, masks, softmax and attention.
+heads           words -> one-hot embeddings -> per-head Q, K, V -> attention; W_O.
 language        next-word probabilities over the vocabulary; the training loss.
+generation      the toy model continuing a sentence word by word, with KV caches.
 rope            single-frequency rotary position embedding.
-kvcache         generation with a KV cache, checked against full recompute.
-block           positional encoding, residuals, LayerNorm, FFN, the full block.
-didactic_block  the block lab's sentence, panels and quiz, as data.
-attention_lab   the first article's lab: state keys and panel builders.
-block_lab       the second article's lab: state keys and panel builders.
+kvcache         generation with a KV cache, checked against full recompute; its costs.
 scaling         why scores are divided by √d_k, measured.
+block           positional encoding, residuals, LayerNorm, FFN, the full block.
+train           one head trained to tell the senses of banco, backward pass by hand.
+
+Didactic data
+-------------
+didactic        the El · banco sentences, vocabulary, named heads, W_O and W_U.
+didactic_block  the block lab's sentence and quiz.
+didactic_train  the training corpus of panel 8.
+
+The two labs (one package each, one module per panel, named after its id)
+-------------------------------------------------------------------------
+lab             what a lab is: its Spec, its table of panels, build_view.
+attention_lab   the first article's lab.
+block_lab       the second article's lab.
+
+Words, numbers and pictures
+---------------------------
+display         Spanish number formatting (half up, one rounding rule) and tables.
 words           sentences that state conclusions, built from the numbers.
-prepared        views prepared at build time for the page's first paint.
+pictures        attention lines and charts as data, with text alternatives.
+export          a table as CSV, Markdown or LaTeX.
+
+The contract with the page
+--------------------------
 state           typed state keys, strict and lenient checks, the URL form.
-display         Spanish number formatting and table helpers.
 memo            panel builders cached on the state keys they declare.
 views           the view contract: a request in, a reply with a view out.
+prepared        views prepared at build time for the page's first paint.
 browser         the Pyodide glue (the only module that imports `js`).
 """
 from __future__ import annotations

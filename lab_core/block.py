@@ -6,6 +6,7 @@ n_head, d_ff. Row vectors throughout: x @ W, as the article's code does.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -24,6 +25,17 @@ def self_attention(x, w_q, w_k, w_v):
     n_seq = x.shape[0]
     _, weights, out = attention(x @ w_q, x @ w_k, x @ w_v, bidirectional_mask(n_seq))
     return weights, out
+
+
+@functools.lru_cache(maxsize=1)
+def toy_attention(n_seq, d_model, seed):
+    # -> x [n_seq, d_model], W_Q, W_K, W_V [d_model, d_model]
+    """Toy embeddings and one head's projections, from a fixed seed (NumPy's
+    legacy RandomState: the same stream in every NumPy version)."""
+    rng = np.random.RandomState(seed)
+    x = rng.normal(size=(n_seq, d_model))
+    w_q, w_k, w_v = (rng.normal(size=(d_model, d_model)) / np.sqrt(d_model) for _ in range(3))
+    return x, w_q, w_k, w_v
 
 
 def permutation_matrix(order):  # n ints -> [n, n], (P @ x)[i] = x[order[i]]
@@ -223,6 +235,19 @@ def norm_gradients(depth, d=16, n_seq=8, seed=3):
     return post, pre
 
 
+@functools.lru_cache(maxsize=1)
+def last_layer_gradients(max_depth):
+    # -> (post [max_depth], pre [max_depth])
+    """‖∂L/∂W‖ of the last layer at initialisation, for stacks of 1 …
+    max_depth layers, post-norm and pre-norm (norm_gradients)."""
+    post, pre = [], []
+    for depth in range(1, max_depth + 1):
+        p, q = norm_gradients(depth)
+        post.append(p[-1])
+        pre.append(q[-1])
+    return post, pre
+
+
 # ---------------------------------------------------------------- 5. FFN
 
 _erf = np.vectorize(math.erf, otypes=[float])  # NumPy has no erf; math's is exact
@@ -240,6 +265,16 @@ def ffn(x, w1, b1, w2, b2, act=gelu):
     # [n_seq, d_model], [d_model, d_ff], [d_ff], [d_ff, d_model], [d_model] -> [n_seq, d_model]
     """Expand to d_ff, apply σ element-wise, compress back; row by row."""
     return act(x @ w1 + b1) @ w2 + b2
+
+
+@functools.lru_cache(maxsize=1)
+def toy_ffn(seed=11):
+    # -> x [8, 8], W1 [8, 32], b1 [32], W2 [32, 8], b2 [8]
+    """A small FFN (8 -> 32 -> 8) and an 8-position input, from a fixed seed."""
+    rng = np.random.RandomState(seed)
+    w1, b1 = rng.normal(size=(8, 32)) / np.sqrt(8), rng.normal(size=32) * 0.1
+    w2, b2 = rng.normal(size=(32, 8)) / np.sqrt(32), rng.normal(size=8) * 0.1
+    return rng.normal(size=(8, 8)), w1, b1, w2, b2
 
 
 def collapse_without_activation(w1, b1, w2, b2):
@@ -309,3 +344,12 @@ def transformer_block(x, p, mask=None):  # [n_seq, d_model], params -> [n_seq, d
     return x + ffn(layer_norm(x, p["ln2_g"], p["ln2_b"]), p["w1"], p["b1"], p["w2"], p["b2"])
 
 
+@functools.lru_cache(maxsize=4)
+def shape_check(d_model, n_head, d_ff, batch, n_seq, seed=5):
+    # -> (input shape, output shape, all finite)
+    """Run the block on a (batch, n_seq, d_model) input, as the article's
+    code does; cached per size (the 512/8/2048 block is a third of a second)."""
+    params = init_block(d_model, n_head, d_ff)
+    x = np.random.RandomState(seed).normal(size=(batch, n_seq, d_model))
+    out = np.stack([transformer_block(seq, params) for seq in x])
+    return x.shape, out.shape, bool(np.all(np.isfinite(out)))

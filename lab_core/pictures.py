@@ -13,6 +13,7 @@ show (the table beside each stays the reference):
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
 from . import display as d
 from .words import best, join_words
@@ -22,15 +23,22 @@ SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 # ------------------------------------------------------------- head views
 
-def head_view(tokens, heads, query=None, caption=""):
-    """heads: [(id, label, weights [n, n], open [n, n] bool, texts [n][n])].
+HeadLines = namedtuple("HeadLines", "id label weights opened texts")
+HeadLines.__doc__ = """One head of an attention-lines picture: its id and label, its
+weights [n][n], which pairs are open [n][n] (bool) and the weights' texts as
+the tables beside it show them [n][n]."""
+
+
+def attention_lines(tokens, heads, query=None, caption=""):
+    """heads: [HeadLines]. Words on the left (queries) and on the right
+    (keys), one link per open pair.
 
     Links carry the weight (for thickness and opacity) and its text as the
     tables show it. The alternative text names, for each query, its
     strongest link(s) with the weight.
     """
     links, alt = [], []
-    for style, (head_id, label, weights, opened, texts) in enumerate(heads):
+    for style, (head_id, label, weights, opened, texts) in enumerate(heads):  # HeadLines
         strongest = []
         for i in range(len(tokens)):
             for j in range(len(tokens)):
@@ -50,7 +58,7 @@ def head_view(tokens, heads, query=None, caption=""):
         "caption": caption,
         "words": list(tokens),
         "query": query,
-        "heads": [{"id": h[0], "label": h[1], "style": i} for i, h in enumerate(heads)],
+        "heads": [{"id": h.id, "label": h.label, "style": i} for i, h in enumerate(heads)],
         "links": links,
         "alt": "Líneas de atención, de cada consulta (izquierda) a cada clave (derecha). "
                "Por cabeza, el enlace más fuerte de cada consulta, con su peso. " + " ".join(alt),

@@ -4,7 +4,7 @@ A reader who opens a shared link, or changes a select while Python boots,
 should see that state at once. The build renders every state a reader can
 reach with the page's selects and steppers (each lab's SELECTORS) with the
 same lab_core, in CPython, and stores the views compactly: a view is made of
-parts (lab.PARTS), each built by a builder that declares the state keys it
+parts (lab.Lab.parts), each built by a builder that declares the state keys it
 reads, so a part is stored once per combination of *those* keys, not once per
 state. A group file holds the parts for one combination of the group keys
 (the attention page: sentence, mask, head), so the page fetches one small
@@ -25,12 +25,11 @@ key), "files", "states" (how many states are prepared)}.
 """
 from __future__ import annotations
 
-import importlib
 import itertools
 import json
 
 from .state import _url_text, update_state
-from .views import CONTRACT_VERSION, LABS, render
+from .views import CONTRACT_VERSION, get_lab, render
 
 # Candidate values per selector key; invalid combinations (a query beyond the
 # sentence) are dropped by the lab's own SPEC.
@@ -40,10 +39,6 @@ CANDIDATES = {
     "step": range(1, 9),
 }
 FIXED_PARTS = ("lab", "contract", "notices")
-
-
-def lab_module(lab_name):
-    return importlib.import_module(LABS[lab_name])
 
 
 def lookup(values):
@@ -57,34 +52,34 @@ def group_name(lab, state):
 
 
 def group_keys(lab):
-    return tuple(k for k in ("sentence", "mask", "head") if k in lab.SELECTORS)
+    return tuple(k for k in ("sentence", "mask", "head") if k in lab.selectors)
 
 
 def part_reads(lab):
     """view key -> the state keys its value depends on."""
-    reads = {name: list(build.keys) for name, build in lab.PARTS}
+    reads = {name: list(build.keys) for name, build in lab.parts}
     reads.update({name: [] for name in FIXED_PARTS})
     # The state and its URL form vary with the selectors only: every other
     # key is read by some part, which is found only for its default value.
-    reads["state"] = list(lab.SELECTORS)
-    reads["query_string"] = list(lab.SELECTORS)
+    reads["state"] = list(lab.selectors)
+    reads["query_string"] = list(lab.selectors)
     return reads
 
 
 def selector_states(lab):
     """Every valid state that differs from the default only in selector keys."""
-    spec = lab.SPEC
+    spec = lab.spec
     choices = []
-    for key in lab.SELECTORS:
+    for key in lab.selectors:
         names = spec.keys[key].names
         choices.append(list(names) if names else list(CANDIDATES[key]))
     seen = set()
     for values in itertools.product(*choices):
         try:
-            state = update_state(spec, None, dict(zip(lab.SELECTORS, values)))
+            state = update_state(spec, None, dict(zip(lab.selectors, values)))
         except ValueError:
             continue
-        marker = lookup(state[k] for k in lab.SELECTORS)
+        marker = lookup(state[k] for k in lab.selectors)
         if marker not in seen:
             seen.add(marker)
             yield state
@@ -92,15 +87,15 @@ def selector_states(lab):
 
 def check_coverage(lab):
     """Every non-selector key must be read by some part (see part_reads)."""
-    read = {k for _, build in lab.PARTS for k in build.keys}
-    missing = [k for k in lab.SPEC.parsers if k not in read and k not in lab.SELECTORS]
+    read = {k for _, build in lab.parts for k in build.keys}
+    missing = [k for k in lab.spec.parsers if k not in read and k not in lab.selectors]
     if missing:
         raise ValueError("prepared views: no part reads %s" % ", ".join(missing))
 
 
 def prepare(lab_name):
     """(groups, index): group name -> group file dict, and the lab's index entry."""
-    lab = lab_module(lab_name)
+    lab = get_lab(lab_name)
     check_coverage(lab)
     reads = part_reads(lab)
     groups = {}
@@ -112,8 +107,8 @@ def prepare(lab_name):
             group["parts"].setdefault(name, {})[lookup(state[k] for k in keys)] = view[name]
     choices = {key: sorted({_url_text(state[key]) for state in selector_states(lab)})
                for key in group_keys(lab)}
-    index = {"group": list(group_keys(lab)), "selectors": list(lab.SELECTORS),
-             "defaults": lab.SPEC.default_state(), "contract": CONTRACT_VERSION,
+    index = {"group": list(group_keys(lab)), "selectors": list(lab.selectors),
+             "defaults": lab.spec.default_state(), "contract": CONTRACT_VERSION,
              "choices": choices, "files": sorted(groups)}
     return groups, index
 
@@ -132,7 +127,7 @@ def assemble(group, state):
 
 def verify(lab_name, groups):
     """Every prepared state reassembles to exactly the view render() builds."""
-    lab = lab_module(lab_name)
+    lab = get_lab(lab_name)
     count = 0
     for state in selector_states(lab):
         built = render(lab_name, state)

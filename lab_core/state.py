@@ -170,6 +170,12 @@ def parse_float(label, value, low, high):
     return number
 
 
+def number_control(label, low, high, step=1):
+    """A number control's spec for the view: its label and bounds (↑ and ↓
+    step within them)."""
+    return {"label": label, "min": low, "max": high, "step": step}
+
+
 def int_range(label, low, high):
     return Key(label, lambda value, state: parse_int(label, value, low, high))
 

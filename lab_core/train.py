@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections import namedtuple
 
 import numpy as np
 
@@ -71,11 +72,13 @@ D_MODEL = len(TRAIN_VOCABULARY)  # one-hot embeddings: one coordinate per word
 D_K = D_V = 2                    # as in the lab's hand-made heads
 N_SENSES = len(SENSES)
 PARAM_NAMES = ("w_q", "w_k", "w_v", "w_r", "b_r")
+# What one step of a run leaves: its weights, both losses, and p(sense) per sentence.
+Record = namedtuple("Record", "params loss test_loss probs")
 
 
 # ------------------------------------------------------------------ the model
 
-def embed(tokens):  # n_seq words -> [n_seq, d_model]
+def one_hot(tokens):  # n_seq words -> [n_seq, d_model]
     """One-hot embedding over TRAIN_VOCABULARY; fixed, never trained."""
     x = np.zeros((len(tokens), D_MODEL))
     for i, word in enumerate(tokens):
@@ -120,7 +123,7 @@ def forward(params, tokens, mask_kind):
     """Everything the head computes for one sentence, the full matrix included."""
     if len(tokens) < 2 or tokens[BANCO_POSITION] != "banco":
         raise ValueError("la frase debe empezar «El banco …»: banco va en la posición 1")
-    x = embed(tokens)
+    x = one_hot(tokens)
     q, k, v = x @ params["w_q"], x @ params["w_k"], x @ params["w_v"]
     mask = make_mask(mask_kind, len(tokens))
     scores, weights, outs = attention(q, k, v, mask)
@@ -175,7 +178,7 @@ def encode_corpus(sentences):
             raise ValueError("el sentido %r no existe; usa %s" % (sense, " o ".join(SENSES)))
         if len(tokens) < 2 or tokens[BANCO_POSITION] != "banco":
             raise ValueError("la frase %r no empieza «El banco …»" % (" ".join(tokens),))
-        x[b, :len(tokens)] = embed(tokens)
+        x[b, :len(tokens)] = one_hot(tokens)
         real[b, :len(tokens)] = True
         labels[b] = SENSES.index(sense)
     return {"x": x, "real": real, "labels": labels}
@@ -374,8 +377,8 @@ def _train_runs(lr, seed, steps, mask_kinds):
                     stopped_at[r] = step - 1
                     running.remove(r)
                     continue
-                records[r].append(({name: params[name][r] for name in PARAM_NAMES},
-                                   loss, test_loss, f["probs"][r]))
+                records[r].append(Record({name: params[name][r] for name in PARAM_NAMES},
+                                         loss, test_loss, f["probs"][r]))
             if step == steps or not running:
                 break
             grads = backward(params, train_batch, {name: f[name][:, :n_train] for name in (
@@ -394,18 +397,18 @@ def _train_runs(lr, seed, steps, mask_kinds):
 def _trajectory(mask_kind, lr, seed, steps, stopped_at, records, labels, n_train):
     # After a stop, later steps repeat the last finite one.
     records = records + [records[-1]] * (steps + 1 - len(records))
-    probs = np.array([r[3] for r in records])                   # [steps + 1, n_sent, n_senses]
+    probs = np.array([r.probs for r in records])                # [steps + 1, n_sent, n_senses]
     right = np.argmax(probs, axis=-1) == labels                 # [steps + 1, n_sent]
     return {
         "mask_kind": mask_kind, "lr": float(lr), "seed": int(seed), "steps": int(steps),
         "stopped_at": stopped_at,
-        "loss": np.array([r[1] for r in records]),
-        "test_loss": np.array([r[2] for r in records]),
+        "loss": np.array([r.loss for r in records]),
+        "test_loss": np.array([r.test_loss for r in records]),
         "train_accuracy": np.mean(right[:, :n_train], axis=1),
         "test_accuracy": np.mean(right[:, n_train:], axis=1),
         "train_probs": probs[:, :n_train],
         "test_probs": probs[:, n_train:],
-        "params": {name: np.array([r[0][name] for r in records]) for name in PARAM_NAMES},
+        "params": {name: np.array([r.params[name] for r in records]) for name in PARAM_NAMES},
     }
 
 

@@ -1,8 +1,9 @@
 """The view contract: a lab state in, one JSON-ready dict out.
 
 The page sends a request to `handle()` and draws the view it gets back; JS
-never computes a number. Each lab (one per article) is a `Spec` of state keys
-and a `build_view(state)`; `LABS` maps the lab's name to both.
+never computes a number. Each lab (one per article) is a `lab.Lab`: a `Spec`
+of state keys, a table of panels, and `build_view(state)`; `LABS` maps the
+lab's name to the package that declares it as `LAB`.
 
 Reply envelope (answer() builds it, handle() serialises it)
 -----------------------------------------------------------
@@ -68,7 +69,7 @@ sentence    {"id" (a preset, or "propia"), "label", "tokens", "own", "other",
             "other_tokens", "other_own"}: the sentence shown and the one
             comparisons use (the reader's own, or the presets).
 head        {"id", "label", "summary"}.
-headview    a head view (pictures.head_view): {"caption", "words", "query",
+headview    attention as lines between words (pictures.attention_lines): {"caption", "words", "query",
             "heads": [{"id", "label", "style"}], "links": [{"head", "from", "to",
             "weight", "text"}], "alt"}.
 tables      list, one per shown head: {"head", "scores", "weights"}; captions
@@ -103,7 +104,7 @@ generation  {"sentence" (the prompt and the words generated), "new", "summary",
             "table" (one row per step: the word in, the likeliest next words, the
             one chosen, the cache's rows)}.
 
-Block lab ("block", lab_core/block_lab.py)
+Block lab ("block", lab_core/block_lab/)
 ------------------------------------------
 order       {"original", "permuted", "weights", "weights_permuted" (tables),
             "views" (head views of both orders), "pair": {"a", "b"},
@@ -167,9 +168,10 @@ LABS = {
 
 
 def get_lab(name):
+    """The lab.Lab of that name."""
     if not isinstance(name, str) or name not in LABS:
         raise ValueError("el laboratorio «%s» no existe; hay: %s" % (shown(name), ", ".join(LABS)))
-    return importlib.import_module(LABS[name])
+    return importlib.import_module(LABS[name]).LAB
 
 
 def render(lab_name, state):
@@ -177,7 +179,7 @@ def render(lab_name, state):
     lab = get_lab(lab_name)
     view = lab.build_view(state)
     view["contract"] = CONTRACT_VERSION
-    view["query_string"] = query_string(lab.SPEC, state)
+    view["query_string"] = query_string(lab.spec, state)
     return view
 
 
@@ -226,7 +228,7 @@ def answer(request_text):
         if not isinstance(request, dict):
             raise ValueError("la petición debe ser un objeto JSON")
         lab_name = request.get("lab", "attention")
-        spec = get_lab(lab_name).SPEC
+        spec = get_lab(lab_name).spec
         if request.get("from") == "url":
             params = request.get("state") or {}
             if not isinstance(params, dict):

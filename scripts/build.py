@@ -1,4 +1,4 @@
-"""Assemble static/, the deployable site, from three sources.
+"""Assemble static/, the deployable site, from four sources.
 
 1. web/                      the page source, copied as is (the pages with
                               their shared chrome put in: scripts/pages.py);
@@ -61,7 +61,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from lab_core import prepared  # noqa: E402
-from lab_core.views import LABS, to_json  # noqa: E402
+from lab_core.views import LABS, get_lab, to_json  # noqa: E402
 from pages import write_pages  # noqa: E402
 from site_headers import IMMUTABLE_PREFIXES, PAGE_CSP, headers_file  # noqa: E402
 
@@ -314,7 +314,7 @@ def build(out):
     if out.exists():
         shutil.rmtree(out)
     shutil.copytree(ROOT / "web", out)
-    write_pages(ROOT / "web", out)
+    write_pages(ROOT / "web", out, {name: get_lab(name).panel_reads() for name in LABS})
     bundle_script(out)
     manifest = {
         "wheel": build_wheel(out),

@@ -1,9 +1,9 @@
 """The laboratorio of "Cómo funciona un Transformer": state and view.
 
-`SPEC` lists the state keys; `build_view(state)` returns the view dict. Each
-panel has its own module and builder, cached on the state keys it reads
-(`memo.reads`); `build_view` calls them all. The keys of the view are
-documented in `lab_core/views.py`.
+`PANELS` names each panel once (id, title, module: one module per panel,
+named after its id); `SPEC` lists the state keys; `LAB.build_view(state)`
+returns the view dict (lab_core/lab.py). The keys of the view are documented
+in lab_core/views.py.
 """
 from __future__ import annotations
 
@@ -11,41 +11,37 @@ import math
 
 from .. import scaling
 from ..didactic import DEFAULT_STATE, HEADS, ROPE_DEFAULTS, SENTENCES, VOCABULARY
-from ..memo import frozen, reads
-from ..words import plural
-from ..state import (
-    Key, Spec, choice_key, float_range, int_range, parse_float, parse_int, shown, vector,
-)
-from .cache import GEN_MODES, cache_panel, generation_panel
-from .context import (
-    ALL_HEADS, MASK_LABELS, SENTENCE, head_label, options, other_label, other_tokens,
-    position_label, sentence_label, tokens_of,
-)
-from .editors import builder_view, vectors_view
-from .learning import learning_panel
 from ..didactic_train import DEFAULT_LR, DEFAULT_SEED, MAX_SEED, MAX_STEPS
-from .heads_panel import heads_panel
-from .mask import mask_panel
-from .mixture import mixture_panel
-from .rope_panel import rope_panel
-from .scores import arithmetic_panel, head_view_panel, scaling_panel, score_tables
-from .training import training_panel
+from ..lab import Lab, Panel
+from ..memo import reads
+from ..state import (
+    Key, Spec, choice_key, float_range, int_range, number_control, parse_float, parse_int,
+    shown, vector,
+)
+from ..words import plural
+from . import aprende, cabezas, cache, entrenamiento, mascara, mezcla, propia, puntuacion, rope
+from .cache import GEN_MODES
+from .context import (
+    ALL_HEADS, MASK_LABELS, MAX_TOKENS, SENTENCE, head_label, options, other_label,
+    other_tokens, position_label, sentence_label, tokens_of,
+)
 
-PANELS = {
-    "propia": "Tu propia frase",
-    "puntuacion": "1 · De dónde sale una puntuación",
-    "mezcla": "2 · La mezcla y el vocabulario",
-    "cabezas": "3 · Las cabezas, una a una y juntas",
-    "mascara": "4 · La máscara, antes de softmax",
-    "rope": "5 · RoPE con una sola frecuencia",
-    "entrenamiento": "6 · Entrenar todas las posiciones a la vez",
-    "cache": "7 · Generar paso a paso con caché KV",
-    "aprende": "8 · Entrena una cabeza",
-}
+# Every panel, once: its id (the page's anchor), its title, its module.
+PANELS = (
+    Panel("propia", "Tu propia frase", propia),
+    Panel("puntuacion", "1 · De dónde sale una puntuación", puntuacion),
+    Panel("mezcla", "2 · La mezcla y el vocabulario", mezcla),
+    Panel("cabezas", "3 · Las cabezas, una a una y juntas", cabezas),
+    Panel("mascara", "4 · La máscara, antes de softmax", mascara),
+    Panel("rope", "5 · RoPE con una sola frecuencia", rope),
+    Panel("entrenamiento", "6 · Entrenar todas las posiciones a la vez", entrenamiento),
+    Panel("cache", "7 · Generar paso a paso con caché KV", cache),
+    Panel("aprende", "8 · Entrena una cabeza", aprende),
+)
+TITLES = {panel.id: panel.title for panel in PANELS}
 THETA_MAX = round(math.pi, 2)  # one frequency in [0, π]: beyond π it aliases
 POSITION_MAX = 32
 VECTOR_LIMIT = 5.0
-MAX_TOKENS = 8  # a reader's sentence: 1 to 8 words of the vocabulary
 EDIT_LIMIT = 10.0  # an edited q, k or v: coordinates from −10 to 10
 ROLES = ("q", "k", "v")
 SENTENCE_LABELS = {k: s["label"] for k, s in SENTENCES.items()}
@@ -183,7 +179,7 @@ SPEC = Spec(
         "gen_mode": choice_key(LABELS["gen_mode"], GEN_MODES),
         "gen_temp": float_range(LABELS["gen_temp"], *GEN_TEMP_RANGE),
         "gen_seed": int_range(LABELS["gen_seed"], 0, GEN_SEED_MAX),
-        "panel": choice_key(LABELS["panel"], PANELS),
+        "panel": choice_key(LABELS["panel"], TITLES),
     },
     defaults={
         "sentence": DEFAULT_STATE["sentence"], "tokens": [], "other": [], "vec": {},
@@ -222,7 +218,7 @@ def controls(state):
         return {"label": LABELS[name], "options": options(labels.items())}
 
     def number(name, low, high, step=1):
-        return {"label": LABELS[name], "min": low, "max": high, "step": step}
+        return number_control(LABELS[name], low, high, step)
 
     return {
         "sentence": {"label": LABELS["sentence"],
@@ -239,7 +235,7 @@ def controls(state):
         "step": {"label": LABELS["step"],
                  "options": options((t, "%d · llega «%s»" % (t, tokens[t - 1]))
                                     for t in range(1, len(tokens) + 1))},
-        "panel": choices("panel", PANELS),
+        "panel": choices("panel", TITLES),
         "theta": number("theta", 0, THETA_MAX, 0.01),
         "rope_m": number("rope_m", 0, POSITION_MAX),
         "rope_n": number("rope_n", 0, POSITION_MAX),
@@ -264,7 +260,7 @@ def sentence_view(state):
 
 
 @reads("head", "vec")
-def head_view(state):
+def head_summary(state):
     edited = [k for k in state["vec"] if state["head"] == ALL_HEADS or k.startswith(state["head"] + ".")]
     summary = ("cada cabeza calcula su propia mezcla; luego se concatenan y W_O las vuelve a "
                "mezclar." if state["head"] == ALL_HEADS else HEADS[state["head"]]["summary"])
@@ -294,7 +290,7 @@ def announce(state):
 
     (A change of panel is announced by the page with the panel's title.)
     """
-    arithmetic = arithmetic_panel(state)
+    arithmetic = puntuacion.arithmetic_panel(state)
     blocks = arithmetic["blocks"]
     if len(blocks) == 1:
         weight = ("Peso de «%s» → «%s»: %s; puntuación %s (%s, máscara %s)."
@@ -305,52 +301,27 @@ def announce(state):
                   % (arithmetic["query"], arithmetic["key"], MASK_LABELS[state["mask"]],
                      "; ".join("%s, %s (puntuación %s)" % (b["head"], b["weight"], b["score"])
                                for b in blocks)))
-    rope = rope_panel(state)
-    rope_text = "qₘ · kₙ = %s, con n − m = %s." % (rope["score"], rope["offset"])
-    cache = cache_panel(state)
+    rope_view = rope.rope_panel(state)
+    rope_text = "qₘ · kₙ %s, con n − m = %s." % (rope_view["equals"], rope_view["offset"])
+    cache_view = cache.cache_panel(state)
     said = {key: weight for key in ("sentence", "tokens", "other", "vec", "query", "key",
                                     "mask", "head")}
     said.update({key: rope_text for key in ("theta", "rope_m", "rope_n", "rope_q", "rope_k")})
-    said["step"] = "Paso %d: llega «%s»." % (cache["step"], cache["new_token"])
-    row = [r for r in scaling_panel(state)["table"]["rows"] if r["selected"]][0]
-    said["dk"] = ("%s: q·k se desvía %s sin dividir y %s dividiendo entre √dₖ."
-                  % (row["label"], row["cells"][0]["text"], row["cells"][2]["text"]))
+    said["step"] = "Paso %d: llega «%s»." % (cache_view["step"], cache_view["new_token"])
+    said["dk"] = puntuacion.scaling_panel(state)["said"]
     return said
 
 
-# The view, key by key: each part is built by a builder that declares the
-# state keys it reads (memo.reads). The build uses the same table to prepare
-# views ahead of time (lab_core/prepared.py).
-PARTS = (
+# The parts no panel owns, then each panel's (lab.Lab): each built by a
+# builder that declares the state keys it reads. SELECTORS: keys a reader sets
+# with the page's selects and steppers; any state that only changes these is
+# prepared at build time (prepared.py).
+COMMON = (
     ("controls", controls),
-    ("tables", score_tables),
-    ("headview", head_view_panel),
-    ("arithmetic", arithmetic_panel),
-    ("scaling", scaling_panel),
-    ("mixture", mixture_panel),
-    ("heads", heads_panel),
-    ("mask", mask_panel),
-    ("rope", rope_panel),
-    ("training", training_panel),
-    ("cache", cache_panel),
-    ("generation", generation_panel),
     ("sentence", sentence_view),
-    ("head", head_view),
+    ("head", head_summary),
     ("state_line", state_line),
     ("announce", announce),
-    ("builder", builder_view),
-    ("vectors", vectors_view),
-    ("learning", learning_panel),
 )
-# Keys a reader sets with the page's selects and steppers: any state that
-# only changes these is prepared at build time (prepared.py).
 SELECTORS = ("sentence", "mask", "head", "query", "key", "step", "panel")
-
-
-def build_view(state):
-    """Every panel of the attention lab for one valid state."""
-    view = {"lab": "attention", "state": dict(state), "notices": []}
-    read = frozen(state)  # each value frozen once, for every builder's cache key
-    for name, build in PARTS:
-        view[name] = build(read)
-    return view
+LAB = Lab("attention", SPEC, PANELS, COMMON, SELECTORS)

@@ -19,9 +19,8 @@ from ..words import join_words, plural, same
 from .context import (
     SENTENCE, _heads, frozen_edits,
     MASK_LABELS, heads_of, options, other_label, other_tokens, sentence_label, shown_heads,
-    tokens_of,
+    tokens_of, weight_texts,
 )
-from .scores import weight_texts
 
 
 @functools.lru_cache(maxsize=32)
@@ -249,3 +248,6 @@ def generation_panel(state):
                          ["entra", "más probables", "elegida", "filas en la caché"], rows,
                          "paso"),
     }
+
+
+PARTS = (("cache", cache_panel), ("generation", generation_panel))

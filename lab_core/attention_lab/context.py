@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 
+from .. import display as d
 from ..didactic import HEADS, SENTENCES
 from ..heads import edit_heads, run_head
 
@@ -14,6 +15,7 @@ from ..heads import edit_heads, run_head
 SENTENCE = ("sentence", "tokens", "other", "vec")
 
 MASK_LABELS = {"causal": "causal", "bidirectional": "bidireccional"}
+MAX_TOKENS = 8  # a reader's sentence: 1 to 8 words of the vocabulary
 ALL_HEADS = "all"
 
 
@@ -99,3 +101,29 @@ def head_runs(state):  # head id -> run, for the heads the state shows
 
 def position_label(i, word):
     return "%d · %s" % (i, word)
+
+
+# ------------------------------------------------ weights, as read
+
+def weight_texts(weights, mask):
+    """A row of weights as read: open cells at two decimals, each its own
+    rounding; blocked cells exactly «0»."""
+    return [d.fmt(w, d.WEIGHT_DIGITS) if allowed else "0" for w, allowed in zip(weights, mask)]
+
+
+def rows_note(rows, what="los pesos de la fila de «%s»", total="1,00"):
+    """The note under a table whose rows of weights, as read, do not all add
+    up to 1: rows is [(label, open texts)]."""
+    gaps = []
+    for label, texts in rows:
+        gap = d.sum_gap(texts, total) if texts else None
+        if gap is not None:
+            gaps.append((what % label, gap, total))
+    return d.rounding_note(gaps)
+
+
+def weights_note(run):
+    """rows_note for one head's table of weights (its open cells)."""
+    return rows_note([(word, [t for t, o in zip(weight_texts(run["weights"][i], run["mask"][i]),
+                                               run["mask"][i]) if o])
+                      for i, word in enumerate(run["tokens"])])

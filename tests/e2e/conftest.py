@@ -25,7 +25,7 @@ def expected(**changes):
     lab_core here in CPython (the page runs the same code in Pyodide)."""
     from lab_core import attention_lab
 
-    return attention_lab.build_view(dict(attention_lab.SPEC.default_state(), **changes))
+    return attention_lab.LAB.build_view(dict(attention_lab.SPEC.default_state(), **changes))
 
 
 def rows_text(table):

@@ -91,23 +91,25 @@ def test_a_question_seen_without_predicting_gives_its_answer(lab):
     assert prompt.get_attribute("data-revealed") == "skipped"
     right = [o["label"] for o in view["options"] if o["value"] in view["answers"]]
     assert right == ["parque"]
-    assert text(prompt.locator(".predict-verdict")) == "Sin predecir. Respuesta: «parque». " + view["explanation"]
+    # Python's explanation names the answer once; the page adds nothing to it.
+    assert view["explanation"].startswith("Más peso: parque (0,58).")
+    assert text(prompt.locator(".predict-verdict")) == "Sin predecir. " + view["explanation"]
     assert texts(prompt.locator(".predict-options button.correct")) == ["parque"]
     lab.set(query=0)  # another row, another question: its answer too
     view = expected(mask="bidirectional", query=0)["arithmetic"]["predict"]
     assert prompt.get_attribute("data-revealed") == "skipped"
-    assert text(prompt.locator(".predict-verdict")) == \
-        "Sin predecir. Respuesta: «El» o «del». " + view["explanation"]  # a tie: two answers
+    assert view["explanation"].startswith("Más peso: empate entre El y del")  # a tie: two answers
+    assert text(prompt.locator(".predict-verdict")) == "Sin predecir. " + view["explanation"]
     # The reader may still answer: their pick is judged as any other.
     prompt.get_by_role("button", name="del", exact=True).click()
     assert prompt.get_attribute("data-revealed") == "right"
     assert text(prompt.locator(".predict-verdict")) == "¡Bien visto! " + view["explanation"]
-    # A tie across every key: «cualquiera de las cuatro», not four names.
+    # A tie across every key, as the row reads.
     lab.set(query=3, head="finanzas")
     view = expected(mask="bidirectional", query=3, head="finanzas")["arithmetic"]["predict"]
     assert sorted(view["answers"]) == sorted(["El", "banco", "del", "parque"])
-    assert text(prompt.locator(".predict-verdict")) == \
-        "Sin predecir. Respuesta: cualquiera de las cuatro. " + view["explanation"]
+    assert text(prompt.locator(".predict-verdict")) == "Sin predecir. " + view["explanation"]
+    assert "empate entre El, banco, del y parque" in view["explanation"]
 
 
 def test_mixture_and_vocabulary_distribution(lab):
@@ -144,7 +146,9 @@ def test_heads_one_by_one_and_all_together(lab):
     assert text(sums) == view["heads"]["combine"]["sums"]
     assert "En la fila de «banco», la columna «parque» es lug·1 + fin·1" in text(sums)
     lab.set(query=3)
-    assert "sus cifras para «parque» (0,65 + 0,38) suman 1,03, aunque la salida muestra 1,02" in text(sums)
+    # The tables' own numbers, and why they do not add up as read.
+    assert "lug·1 + fin·1: 0,65\u00a0+\u00a00,38\u00a0≈\u00a01,02" in text(sums)
+    assert "cada número está redondeado por separado" in text(sums)
     lab.set(head="finanzas")
     assert combine.is_hidden()
 
@@ -248,8 +252,9 @@ def test_kv_cache_steps_and_live_check(lab):
     assert lab.state()["step"] == 4
     assert cache.get_by_role("button", name="Paso siguiente →").is_disabled()
     assert len(lab.table("Caché tras el paso 4: 4 filas de K y V")) == 4
-    counts = lab.table("Proyecciones calculadas (q, k y v)")
-    assert counts["total"] == ["12", "30"]
+    counts = lab.table("Trabajo y memoria de cada paso")
+    assert counts["total"] == ["12", "30", "10", "20", ""]
+    assert counts["paso 4"] == ["3", "12", "4", "10", "16"]
     # At the last position the sentences differ, and so do the mixtures.
     assert text(lab.page.locator("#prefix-verdict")).startswith("distintas")
     assert text(lab.page.locator("#drift-causal")) == "< 10⁻¹²"
@@ -264,8 +269,8 @@ def test_kv_cache_steps_and_live_check(lab):
 
 def test_kv_cache_with_all_heads(lab):
     lab.open(lab.base_url, "?head=all&step=3").look()
-    counts = lab.table("Proyecciones calculadas (q, k y v, en 3 cabezas)")
-    assert counts["total"] == ["27", "54"]
+    counts = lab.table("Trabajo y memoria de cada paso (3 cabezas)")
+    assert counts["total"] == ["27", "54", "18", "30", ""]
     assert text(lab.page.locator("#cache-diff")) == "< 10⁻¹²"
 
 

@@ -6,6 +6,7 @@ import re
 import pytest
 
 from lab_core import block_lab
+from lab_core.block_lab import residual
 
 from conftest import text
 
@@ -31,11 +32,16 @@ def test_parameter_table_for_the_article_and_py_table_data(lab):
     open_block(lab)
     assert text(lab.page.locator("#status")).startswith("Listo")
     table = lab.table("Parámetros del bloque")
-    assert table == {"Atención": ["1.048.576", "33,28 %"], "FFN": ["2.099.712", "66,65 %"],
-                     "LayerNorm": ["2.048", "0,07 %"], "Total": ["3.150.336", "100,00 %"]}
+    # Each share its own rounding, as the article's table: 33,3 + 66,7 + 0,1.
+    assert table == {"Atención": ["1.048.576", "33,3 %"], "FFN": ["2.099.712", "66,7 %"],
+                     "LayerNorm": ["2.048", "0,1 %"], "Total": ["3.150.336", "100,0 %"]}
+    note = lab.page.locator("#bloque .table-note")
+    assert text(note) == "Cada proporción está redondeada por separado: suman 100,1 %, no 100,0 %."
+    # window.py_table_data: exactly what the article's own code cell publishes.
     published = json.loads(lab.page.evaluate("window.py_table_data"))
-    assert published["headers"] == ["Componente", "Parámetros", "Proporción"]
-    assert {row[0]: row[1:] for row in published["rows"]} == table
+    assert published == {"headers": ["Component", "Parameters", "Share"], "rows": [
+        ["Attention", "1,048,576", "33.3%"], ["FFN", "2,099,712", "66.7%"],
+        ["LayerNorm", "2,048", "0.1%"], ["Total", "3,150,336", "100.0%"]]}
     assert text(lab.page.locator("#block-in")) == "(2, 10, 512)"
     assert text(lab.page.locator("#block-out")) == "(2, 10, 512)"
     assert "todos sus valores son finitos" in text(lab.page.locator("#block-check"))
@@ -54,7 +60,7 @@ def test_sizes_through_the_inputs(lab):
     assert "fórmula cerrada" in text(lab.page.locator("#bloque"))
     assert "d_model=768" in lab.url()
     published = json.loads(lab.page.evaluate("window.py_table_data"))
-    assert published["rows"][3][1] == "7.084.800"
+    assert published["rows"][3][1] == "7,084,800"
 
 
 def test_bad_sizes_show_a_message_beside_the_input_and_keep_the_table(lab):
@@ -189,7 +195,7 @@ def test_bad_url_sizes_fall_back_with_a_notice(lab):
     for key in ("d_model", "heads", "order", "pe_d"):
         assert state[key] == default[key]
     assert len(lab.notices()) == 4
-    assert lab.table("Parámetros del bloque")["Total"] == ["3.150.336", "100,00 %"]
+    assert lab.table("Parámetros del bloque")["Total"] == ["3.150.336", "100,0 %"]
 
 
 def test_order_panel_swap_and_shuffle(lab):
@@ -308,7 +314,7 @@ def test_residual_and_layernorm_panels(lab):
     assert len(lab.table("Norma del gradiente que llega a la primera capa")) == 40
     assert number(text(lab.page.locator("#grad-plain"))) < 1e-10
     assert number(text(lab.page.locator("#grad-residual"))) > 0.5
-    assert len(lab.table("Norma de la activación tras cada capa")) == 40
+    assert len(lab.table("Norma de la activación tras cada capa")) == 41  # the input, then 40 layers
     assert text(lab.page.locator("#ln-mean")) == "5,000"
     assert text(lab.page.locator("#ln-var")) == "5,000"
     for i in range(4):
@@ -317,9 +323,27 @@ def test_residual_and_layernorm_panels(lab):
         lab.settle()
     assert lab.state()["ln_x"] == [3, 3, 3, 3]
     assert text(lab.page.locator("#ln-var")) == "0,000"
-    lab.page.get_by_label("Desplazamiento β").fill("0.5")
+    beta = lab.page.get_by_label("Desplazamiento β")
+    beta.fill("0,5")
+    beta.press("Tab")
     lab.settle()
     assert text(lab.page.locator("#ln-out")) == "(0,500; 0,500; 0,500; 0,500)"
+    # A constant x: β = μ alone gives it back.
+    assert "basta β = μ = 3 para recuperarlo" in text(lab.page.locator("#ln-undo"))
+    for i, value in enumerate(("2", "4", "6", "8")):
+        lab.page.get_by_label("x%s" % "₁₂₃₄"[i]).fill(value)
+        lab.page.get_by_label("x%s" % "₁₂₃₄"[i]).press("Tab")
+        lab.settle()
+    # The button puts the γ and β Python computed: the output is x again.
+    lab.page.get_by_role("button", name="Deshacer la normalización").click()
+    lab.settle()
+    assert lab.state()["beta"] == 5
+    assert text(lab.page.locator("#ln-out")) == "(2,000; 4,000; 6,000; 8,000)"
+    assert text(lab.page.locator("#ln-undo")).startswith("Con γ = √(σ² + ε) ≈ 2,236 y β = μ = 5 la salida vuelve a ser x")
+    # The gradients at initialisation, beside the forward norms.
+    stability = lab.table("Gradiente de la última capa al inicio, según la profundidad")
+    assert len(stability) == 40
+    assert "Xiong et al. (2020)" in text(lab.page.locator("#stability-summary"))
 
 
 
@@ -332,7 +356,7 @@ def test_a_table_gains_and_loses_rows_in_place(lab):
     state = block_lab.SPEC.default_state()
     for depth in (40, 3, 64, 1, 12):
         lab.set(depth=depth)
-        view = block_lab.residual_panel(dict(state, depth=depth))["table"]
+        view = residual.residual_panel(dict(state, depth=depth))["table"]
         assert lab.table(caption) == {row["label"]: [c["text"] for c in row["cells"]]
                                       for row in view["rows"]}, depth
         table = lab.find_table(caption)

@@ -116,7 +116,7 @@ def test_questions_hide_their_answers_until_the_reader_picks(lab):
 def test_block_sentences_follow_the_sizes(lab):
     lab.open(lab.base_url + "bloque.html", "?d_ff=512")
     sentence = text(lab.page.locator("#share-sentence"))
-    assert sentence.startswith("Con d_ff = 1·d_model, la FFN se lleva el 33,33 %")
+    assert sentence.startswith("Con d_ff = d_model, la FFN se lleva el 33,3 %")
     assert "dos tercios" not in sentence.split(" y la atención")[0]
     lab.set(d_model=768, heads=12, d_ff=3072)
     check = text(lab.page.locator("#block-check"))

@@ -61,7 +61,7 @@ def page_index(page_name):
 
 def prepared_view(lab_name, state):
     index = page_index({"attention": "index.html", "block": "bloque.html"}[lab_name])
-    lab = prepared.lab_module(lab_name)
+    lab = prepared.get_lab(lab_name)
     name = prepared.group_name(lab, state)
     group = json.loads((STATIC / index["path"] / (name + ".json")).read_text(encoding="utf-8"))
     return prepared.assemble(group, state)
@@ -71,7 +71,7 @@ def prepared_view(lab_name, state):
 def test_first_paint_equals_the_live_view(lab, page_name, lab_name):
     lab.open(lab.base_url + page_name)
     live = json.loads(lab.page.evaluate("window.py_view_data"))["view"]
-    state = prepared.lab_module(lab_name).SPEC.default_state()
+    state = prepared.get_lab(lab_name).spec.default_state()
     assert live == prepared_view(lab_name, state)
     assert lab.page.evaluate("performance.getEntriesByName('lab:first-paint').length") == 1
     first = lab.page.evaluate("performance.getEntriesByName('lab:first-paint')[0].startTime")
@@ -84,31 +84,31 @@ def sweep_states(module):
     at the default panel (the panel is read by no part but the state and its
     URL form), and every panel for one state of each group. The build itself
     checks all states, panels included, against render() in CPython."""
-    default_panel = module.SPEC.defaults["panel"]
+    default_panel = module.spec.defaults["panel"]
     states, panels_seen = [], set()
     for state in prepared.selector_states(module):
         group = prepared.group_name(module, state)
         if state["panel"] == default_panel:
             states.append(state)
         elif (group, state["panel"]) not in panels_seen and all(
-                state[k] == module.SPEC.defaults[k] for k in module.SELECTORS
+                state[k] == module.spec.defaults[k] for k in module.selectors
                 if k not in prepared.group_keys(module) and k != "panel"):
             panels_seen.add((group, state["panel"]))
             states.append(state)
-    return [{k: s[k] for k in module.SELECTORS} for s in states]
+    return [{k: s[k] for k in module.selectors} for s in states]
 
 
 @pytest.mark.parametrize("lab_name, page_name", [("attention", ""), ("block", "bloque.html")])
 def test_every_prepared_part_equals_the_live_one(lab, lab_name, page_name):
     lab.open(lab.base_url + page_name)
-    module = prepared.lab_module(lab_name)
+    module = prepared.get_lab(lab_name)
     states = sweep_states(module)
     parts = {(name, prepared.lookup(s[k] for k in keys))
              for s in prepared.selector_states(module)
              for name, keys in prepared.part_reads(module).items()
              if "panel" not in keys}
     covered = {(name, prepared.lookup(s[k] for k in keys))
-               for s in (dict(module.SPEC.default_state(), **x) for x in states)
+               for s in (dict(module.spec.default_state(), **x) for x in states)
                for name, keys in prepared.part_reads(module).items() if "panel" not in keys}
     assert covered == parts
     bad = lab.page.evaluate(SWEEP, states)

@@ -46,7 +46,7 @@ def test_build_a_sentence_by_keyboard(lab):
 
 def test_edit_a_vector_and_read_the_new_score(lab):
     lab.open(lab.base_url, "?mask=bidirectional")
-    first = lab.page.get_by_label("clave k de parque, coordenada 1").first
+    first = lab.page.get_by_label("clave k de «parque», coordenada 1").first
     first.fill("3")
     first.press("Tab")
     lab.settle()
@@ -56,7 +56,7 @@ def test_edit_a_vector_and_read_the_new_score(lab):
     cell = lab.page.locator("[data-cell='lugar.parque.k']")
     assert "edited" in cell.get_attribute("class") and "artículo: (2; 0)" in text(cell)
     # A refused value stays in its field, marked, with the message beside the table.
-    second = lab.page.get_by_label("clave k de parque, coordenada 2").first
+    second = lab.page.get_by_label("clave k de «parque», coordenada 2").first
     second.fill("doce")
     second.press("Tab")
     lab.settle()
@@ -87,7 +87,7 @@ def test_with_all_heads_the_editor_shows_one_heads_vectors_at_a_time(lab):
     buttons.nth(1).focus()
     lab.page.keyboard.press("Enter")
     assert tables.count() == 1 and "pista financiera" in text(tables.first.locator("caption"))
-    field = tables.first.get_by_label("valor v de banco, coordenada 1")
+    field = tables.first.get_by_label("valor v de «banco», coordenada 1")
     field.fill("-2")
     field.press("Tab")
     state = lab.settle()
@@ -98,7 +98,7 @@ def test_with_all_heads_the_editor_shows_one_heads_vectors_at_a_time(lab):
     lab.choose("Cabeza", "pista financiera")
     assert picker.count() == 0 and tables.count() == 1
     assert tables.first.locator("[data-cell='finanzas.banco.v']").count() == 1
-    assert tables.first.get_by_label("valor v de banco, coordenada 1").input_value() == "−2"  # as Python writes it
+    assert tables.first.get_by_label("valor v de «banco», coordenada 1").input_value() == "−2"  # as Python writes it
 
 
 def refuse_doce(lab, field):
@@ -115,7 +115,7 @@ def test_on_a_phone_a_refused_value_and_its_field_are_both_on_screen(lab):
     # The editor stacks 18 rows on a phone; its message sits after them.
     lab.page.set_viewport_size({"width": 390, "height": 844})
     lab.open(lab.base_url, "?head=all")
-    field = lab.page.get_by_label("consulta q de El, coordenada 1").first
+    field = lab.page.get_by_label("consulta q de «El», coordenada 1").first
     field.scroll_into_view_if_needed()
     message = refuse_doce(lab, field)
     field.press("Tab")
@@ -130,7 +130,7 @@ def test_a_refused_value_never_covers_its_field(lab, width, height):
     # bottom edge must move up above it, not sit under it.
     lab.page.set_viewport_size({"width": width, "height": height})
     lab.open(lab.base_url, "?head=all")
-    field = lab.page.get_by_label("clave k de parque, coordenada 1").first
+    field = lab.page.get_by_label("clave k de «parque», coordenada 1").first
     field.scroll_into_view_if_needed()
     field.evaluate("(e) => scrollBy(0, e.getBoundingClientRect().bottom - innerHeight + 4)")
     message = refuse_doce(lab, field)
@@ -139,7 +139,7 @@ def test_a_refused_value_never_covers_its_field(lab, width, height):
     (top, bottom), (message_top, message_bottom) = boxes
     assert 0 <= top and bottom <= message_top and message_bottom <= height, boxes
     # Another field scrolled under the message still takes a tap.
-    other = lab.page.get_by_label("consulta q de El, coordenada 1").first
+    other = lab.page.get_by_label("consulta q de «El», coordenada 1").first
     hit = other.evaluate("""(e) => {
       const box = document.getElementById('err-vec').getBoundingClientRect();
       scrollBy(0, e.getBoundingClientRect().top - (box.top + box.bottom) / 2);
@@ -209,7 +209,7 @@ def test_curves_have_axes_ticks_and_a_text_alternative(lab):
     assert chart.locator("text.tick").count() >= 5
     assert "10⁻" in " ".join(chart.locator("text.tick").all_text_contents())
     assert chart.get_attribute("aria-label").startswith("Con 12 capas, la norma del gradiente")
-    assert lab.page.locator("#layernorm svg.chart polyline").count() == 3
+    assert lab.page.locator("#layernorm svg.chart polyline").count() == 5  # 3 norms, 2 gradients
     assert lab.page.locator("#orden .headview").count() == 2
     lab.open(lab.base_url, "?panel=rope")
     assert lab.page.locator("#rope svg.chart circle.marker-dot").count() == 1

@@ -9,6 +9,7 @@ import pytest
 
 from lab_core import block as b
 from lab_core import block_lab
+from lab_core.block_lab import bloque, ffn, layernorm, orden, residual
 from lab_core.views import handle
 
 RNG = np.random.default_rng(17)
@@ -32,7 +33,7 @@ def test_parameter_counts_match_the_arrays(d, heads, d_ff):
 
 
 def test_article_parameter_table():
-    table = block_lab.parameter_table(512, 2048)
+    table = bloque.parameter_table(512, 2048)
     assert table["headers"] == ["Componente", "Parámetros", "Proporción"]
     # 33,2841 %, 66,6509 % and 0,0650 % each round, half up, to 33,3 + 66,7 +
     # 0,1 = 100,1, as in the article's table: nothing is nudged, a note says so.
@@ -55,13 +56,13 @@ def test_the_published_table_is_what_the_articles_cell_prints():
         ["FFN", f"{counts['ffn']:,}", f"{counts['ffn'] / total:.1%}"],
         ["LayerNorm", f"{counts['layernorm']:,}", f"{counts['layernorm'] / total:.1%}"],
         ["Total", f"{total:,}", "100.0%"]]}
-    assert block_lab.article_table(512, 2048) == expected
+    assert bloque.article_table(512, 2048) == expected
     assert expected["rows"][0] == ["Attention", "1,048,576", "33.3%"]
     assert expected["rows"][2] == ["LayerNorm", "2,048", "0.1%"]
 
 
 def test_a_tiny_share_never_reads_zero():
-    rows = block_lab.parameter_table(768, 3072)["rows"]
+    rows = bloque.parameter_table(768, 3072)["rows"]
     assert rows[2] == ["LayerNorm", "3.072", "< 0,1 %"]
     assert [r[2] for r in rows[:2]] == ["33,3 %", "66,7 %"]
 
@@ -84,7 +85,7 @@ def test_attention_is_permutation_equivariant():
 
 
 def test_positional_encoding_breaks_the_symmetry():
-    view = block_lab.order_panel(block_lab.SPEC.default_state())
+    view = orden.order_panel(block_lab.SPEC.default_state())
     assert view["pair"]["a"] == view["pair"]["b"]
     assert view["pe_differs"]
     with pytest.raises(ValueError, match="permutación"):
@@ -154,7 +155,7 @@ def test_the_log_scale_caption_says_the_step_between_its_ticks():
     words = {10: "diez", 100: "cien", 1000: "mil"}
     steps = set()
     for depth in range(1, 65):
-        panel = block_lab.residual_panel(dict(block_lab.SPEC.default_state(), depth=depth))
+        panel = residual.residual_panel(dict(block_lab.SPEC.default_state(), depth=depth))
         ticks = [t["value"] for t in panel["chart"]["y"]["ticks"]]
         step = round(10 ** (ticks[1] - ticks[0]))
         assert all(round(10 ** (b_ - a)) == step for a, b_ in zip(ticks, ticks[1:]))
@@ -202,16 +203,16 @@ def test_a_variance_beside_epsilon_shows_its_size():
     # (1; 1; 1; 1,01): σ² = 1,875·10⁻⁵, the same order as ε = 10⁻⁵. Read as
     # 0,000 it made the normalised (−0,466; …; 1,399) look impossible.
     state = dict(block_lab.SPEC.default_state(), ln_x=[1.0, 1.0, 1.0, 1.01])
-    view = block_lab.layernorm_panel(state)
+    view = layernorm.layernorm_panel(state)
     assert view["var"] == "1,9·10⁻⁵"
     assert view["normalized"] == "(−0,466; −0,466; −0,466; 1,399)"
     np.testing.assert_allclose(0.0075 / math.sqrt(1.875e-5 + 1e-5), 1.399, atol=5e-4)
     assert view["x"] == "(1,00; 1,00; 1,00; 1,01)" and view["mean"] == "1,0025"
     # x and μ show the decimals that make x − μ visible.
-    small = block_lab.layernorm_panel(dict(state, ln_x=[1.0, 1.0, 1.0, 1.001]))
+    small = layernorm.layernorm_panel(dict(state, ln_x=[1.0, 1.0, 1.0, 1.001]))
     assert (small["x"], small["mean"], small["var"]) == ("(1,00; 1,00; 1,00; 1,001)", "1,00025", "1,9·10⁻⁷")
-    assert block_lab.layernorm_panel(dict(state, ln_x=[3.0] * 4))["var"] == "0,000"  # exactly 0
-    assert block_lab.layernorm_panel(dict(state, ln_x=[2.0, 4.0, 6.0, 8.0]))["var"] == "5,000"
+    assert layernorm.layernorm_panel(dict(state, ln_x=[3.0] * 4))["var"] == "0,000"  # exactly 0
+    assert layernorm.layernorm_panel(dict(state, ln_x=[2.0, 4.0, 6.0, 8.0]))["var"] == "5,000"
 
 
 def test_norm_growth_under_three_settings():
@@ -248,15 +249,15 @@ def test_the_ffn_checks_name_the_network_they_use():
     # The checks run on a fixed small FFN whatever the sizes chosen in panel 6:
     # the page says which, and the collapsed map's shape is its d_model.
     for sizes in ({}, {"d_model": 6, "heads": 3, "d_ff": 8192}):
-        view = block_lab.ffn_panel(dict(block_lab.SPEC.default_state(), **sizes))
-        x, w1, b1, w2, b2 = block_lab._ffn_demo()
+        view = ffn.ffn_panel(dict(block_lab.SPEC.default_state(), **sizes))
+        x, w1, b1, w2, b2 = b.toy_ffn()
         assert view["demo"] == "d_model = %d → d_ff = %d → d_model = %d" % (x.shape[1], w1.shape[1], w2.shape[1])
         assert view["demo"] == "d_model = 8 → d_ff = 32 → d_model = 8"
         assert view["collapse"]["shape_a"] == "8 × 8"
 
 
 def test_ffn_is_per_position():
-    view = block_lab.ffn_panel(block_lab.SPEC.default_state())
+    view = ffn.ffn_panel(block_lab.SPEC.default_state())
     assert view["locality"]["ffn5"] == "< 10⁻¹²"
     assert "no se entera" in view["locality"]["verdict"]
     for key in ("ffn3", "attn5"):
@@ -480,7 +481,7 @@ def test_the_printed_state_line_names_every_value_a_panel_reads():
 def test_any_size_up_to_8192_is_instant_and_arrays_are_bounded(monkeypatch):
     def refuse(*args):
         raise AssertionError("no arrays for large sizes")
-    monkeypatch.setattr(block_lab, "shape_check", refuse)
+    monkeypatch.setattr(b, "shape_check", refuse)
     reply = ask({"d_model": 8192, "heads": 8, "d_ff": 8192})
     assert reply["ok"] and not reply["view"]["block"]["real"]
     assert reply["view"]["block"]["params"]["rows"][3][1] == "402.702.336"

@@ -38,10 +38,10 @@ def decimals(text):
 
 
 VIEWS = [
-    attention_lab.build_view(dict(attention_lab.SPEC.default_state(), **changes))
+    attention_lab.LAB.build_view(dict(attention_lab.SPEC.default_state(), **changes))
     for changes in ({}, {"mask": "bidirectional"}, {"head": "all"}, {"sentence": "credito", "dk": 512})
 ] + [
-    block_lab.build_view(dict(block_lab.SPEC.default_state(), **changes))
+    block_lab.LAB.build_view(dict(block_lab.SPEC.default_state(), **changes))
     for changes in ({}, {"depth": 64}, {"d_model": 768, "heads": 12, "d_ff": 3072})
 ]
 
@@ -79,7 +79,7 @@ def test_csv_numbers_are_the_values_on_screen(view):
 
 
 def test_markdown_and_latex_keep_the_screen_text():
-    view = attention_lab.build_view(dict(attention_lab.SPEC.default_state(), head="anterior"))
+    view = attention_lab.LAB.build_view(dict(attention_lab.SPEC.default_state(), head="anterior"))
     table = next(t for t in export.tables_of(view) if t["id"] == "scores")
     shown = [cell["text"] for row in table["rows"] for cell in row["cells"]]
     assert "−2,83" in shown and "−∞" in shown

@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lab_core import attention_lab, block_lab, scaling
-from lab_core.attention_lab.rope_panel import _angle_text as rope_angle_text
+from lab_core.attention_lab.rope import _angle_text as rope_angle_text
 from lab_core.attention import softmax
 from lab_core.didactic import HEADS, SENTENCES
 from lab_core.block import block_parameter_counts

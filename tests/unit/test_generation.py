@@ -69,7 +69,7 @@ def test_rope_table_reads_one_score_per_offset():
 
     from lab_core.display import num
 
-    panel = importlib.import_module("lab_core.attention_lab.rope_panel").rope_panel.uncached
+    panel = importlib.import_module("lab_core.attention_lab.rope").rope_panel.uncached
     rng = np.random.default_rng(7)
     for theta in [round(0.05 * i, 2) for i in range(61)]:
         for m, n in [(0, 0), (2, 5), (5, 2), (0, 20), (20, 0), (7, 7), (3, 30)]:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from lab_core import train as t
-from lab_core.attention_lab.learning import learning_panel, trajectories
+from lab_core.attention_lab.aprende import learning_panel, trajectories
 from lab_core.didactic_train import DEFAULT_LR, DEFAULT_SEED
 from lab_core.views import answer
 

@@ -39,13 +39,13 @@ def test_lists_are_thawed_for_the_builder():
 @pytest.mark.parametrize("lab", [attention_lab, block_lab])
 def test_cached_panels_equal_fresh_ones(lab):
     state = lab.SPEC.default_state()
-    cached = lab.build_view(state)
-    builders = [v for v in vars(lab).values() if hasattr(v, "uncached")]
-    assert builders
+    cached = lab.LAB.build_view(state)
+    builders = [build for _, build in lab.LAB.parts]
+    assert all(hasattr(build, "uncached") for build in builders)
     for builder in builders:
         fresh = builder.uncached({k: state[k] for k in builder.keys})
         assert builder(state) == fresh
-    assert lab.build_view(state) == cached
+    assert lab.LAB.build_view(state) == cached
 
 
 @pytest.mark.parametrize("lab", [attention_lab, block_lab])
@@ -65,10 +65,10 @@ def test_a_view_freezes_each_state_value_once(lab, monkeypatch):
         return real(value)
 
     monkeypatch.setattr(memo, "_freeze", counting)
-    view = lab.build_view(state)
+    view = lab.LAB.build_view(state)
     assert lists and sorted(frozen) == sorted(set(frozen)) and len(frozen) >= 2
     monkeypatch.undo()
-    assert view == lab.build_view(state)
+    assert view == lab.LAB.build_view(state)
 
 
 def test_a_frozen_state_is_read_only_and_reads_as_its_values():
@@ -84,7 +84,7 @@ def test_the_rope_panel_keeps_a_sweep_of_the_slider():
     # θ moves in steps of 0,01: a reader sweeping the slider back over the
     # values just seen (the bench cycles 30) gets them from the cache; with
     # 16 kept, a sweep of 30 recomputed every one.
-    from lab_core.attention_lab.rope_panel import rope_panel
+    from lab_core.attention_lab.rope import rope_panel
     state = attention_lab.SPEC.default_state()
     thetas = [round(0.05 * i, 2) for i in range(1, 61)]
     first = [rope_panel(dict(state, theta=theta)) for theta in thetas]

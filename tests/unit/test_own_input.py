@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from lab_core import attention_lab, block_lab, pictures
+from lab_core import attention_lab, block, block_lab, pictures
 from lab_core.didactic import HEADS, SENTENCES, VOCABULARY
 from lab_core.state import query_string, state_from_params
 from lab_core.views import answer
@@ -244,9 +244,9 @@ def test_the_head_view_text_says_each_querys_strongest_link():
 
 
 def test_charts_carry_their_data_in_plot_coordinates():
-    block = view_of({"depth": 12}, lab="block")
-    chart = block["residual"]["chart"]
-    plain = block_lab.b.gradient_norms(block_lab.b.toy_layer_weights(12, 8, 0.5, seed=1), False)
+    block_view = view_of({"depth": 12}, lab="block")
+    chart = block_view["residual"]["chart"]
+    plain = block.gradient_norms(block.toy_layer_weights(12, 8, 0.5, seed=1), False)
     assert chart["y"]["log"]
     assert [p[1] for p in chart["series"][0]["points"]] == pytest.approx(
         [math.log10(x) for x in plain], abs=1e-9)

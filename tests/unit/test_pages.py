@@ -175,3 +175,21 @@ def test_a_block_drawn_later_draws_from_the_view_itself(page):
         sources = {attrs.get("data-source"): scoped
                    for (attrs, _, _), scoped in zip(parsed.found, parsed.scoped)}
         assert sources["heads.heads"] is False and sources["label"] is True
+
+
+def test_each_panel_reads_what_its_builders_declare(tmp_path):
+    # data-reads is derived, never written by hand: an embed shows exactly the
+    # controls of the keys its panel's builders read (memo.reads).
+    from lab_core.views import LABS, get_lab
+    reads = {name: get_lab(name).panel_reads() for name in LABS}
+    for page in PAGES:
+        assert "data-reads" not in (ROOT / "web" / page).read_text(encoding="utf-8")
+    write_pages(ROOT / "web", tmp_path, reads)
+    for page, lab in (("index.html", "attention"), ("bloque.html", "block")):
+        text = (tmp_path / page).read_text(encoding="utf-8")
+        found = dict(re.findall(r'<section class="panel[^"]*"[^>]*\bid="([\w-]+)" data-reads="([^"]*)"', text))
+        assert {k: v.split() for k, v in found.items()} == reads[lab]
+    # Panel 1 reads the sentence, its vectors and the four selects above it.
+    assert {"sentence", "query", "key", "mask", "head"} <= set(reads["attention"]["puntuacion"])
+    assert "dk" in reads["attention"]["puntuacion"] and "step" not in reads["attention"]["puntuacion"]
+    assert reads["block"]["quiz"] == []

@@ -92,7 +92,7 @@ def torch_loss(params, sentences, mask_kind):
     independent forward (masked_fill with −∞, F.softmax, F.cross_entropy)."""
     logits, labels = [], []
     for tokens, sense in sentences:
-        x = torch.tensor(T.embed(tokens))                              # [n_seq, d_model]
+        x = torch.tensor(T.one_hot(tokens))                              # [n_seq, d_model]
         q, k, v = x @ params["w_q"], x @ params["w_k"], x @ params["w_v"]
         scores = q @ k.T / math.sqrt(T.D_K)                             # [n_seq, n_seq]
         n_seq = len(tokens)

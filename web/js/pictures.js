@@ -100,37 +100,6 @@ export function renderHeatmap(node, map) {
   context.drawImage(small, 0, 0, canvas.width, canvas.height);
 }
 
-// Line plot of several series over a shared x, as SVG polylines.
-export function renderPlot(node, plot) {
-  const width = 320;
-  const height = 200;
-  const pad = 24;
-  const ys = plot.series.flatMap((s) => s.y);
-  const [x0, x1] = [plot.x[0], plot.x[plot.x.length - 1]];
-  const [y0, y1] = [Math.min(0, ...ys), Math.max(...ys)];
-  const px = (x) => pad + ((x - x0) / (x1 - x0)) * (width - 2 * pad);
-  const py = (y) => height - pad - ((y - y0) / (y1 - y0)) * (height - 2 * pad);
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", plot.series.map((s) => s.name).join(" frente a "));
-  const add = (tag, attrs, text) => {
-    const item = document.createElementNS(SVG, tag);
-    for (const [key, value] of Object.entries(attrs)) item.setAttribute(key, String(value));
-    if (text !== undefined) item.textContent = text;
-    svg.append(item);
-  };
-  add("line", { x1: pad, y1: py(0), x2: width - pad, y2: py(0), class: "axis" });
-  add("line", { x1: px(0), y1: pad / 2, x2: px(0), y2: height - pad, class: "axis" });
-  plot.series.forEach((series, i) => {
-    const points = plot.x.map((x, j) => `${px(x).toFixed(1)},${py(series.y[j]).toFixed(1)}`);
-    add("polyline", { points: points.join(" "), class: `series series-${i}` });
-    // Top left: the activations rise to the right, and crossed a legend there.
-    add("text", { x: pad + 4, y: pad + 14 * i, "text-anchor": "start", class: `legend series-${i}` }, series.name);
-  });
-  node.replaceChildren(svg);
-}
-
 
 // ------------------------------------------------------------ head view
 

@@ -9,7 +9,7 @@
 // is ever parsed as HTML.
 
 import { renderBuilder, renderVectors } from "./editors.js";
-import { renderChart, renderHeadView, renderHeatmap, renderPlot, renderRopeDrawing } from "./pictures.js";
+import { renderChart, renderHeadView, renderHeatmap, renderRopeDrawing } from "./pictures.js";
 import { applyVeil, renderPredict } from "./predict.js";
 
 function lookup(scope, path) {
@@ -352,7 +352,6 @@ const RENDERERS = {
   predict: renderPredict,
   "rope-drawing": renderRopeDrawing,
   heatmap: renderHeatmap,
-  plot: renderPlot,
   "head-view": renderHeadView,
   chart: renderChart,
   builder: renderBuilder,

@@ -19,10 +19,9 @@ from .. import train as t
 from ..didactic import HEADS
 from ..didactic_train import DECIDING_WORDS, MAX_STEPS, TEST_SENTENCES, TRAIN_SENTENCES
 from ..memo import reads
-from ..pictures import chart, head_view, linear_axis, series
+from ..pictures import HeadLines, attention_lines, chart, linear_axis, series
 from ..words import best_as_read, join_words, plural, winner_sentence
-from .context import MASK_LABELS, options
-from .scores import rows_note
+from .context import MASK_LABELS, options, rows_note
 
 MASKS = ("bidirectional", "causal")
 SHOWN = (("El", "banco", "del", "parque"), ("El", "banco", "de", "crédito"))  # the lab's sentences
@@ -100,7 +99,8 @@ def _banco_rows(runs, step, tokens):
         open_matrix[1] = opened
         all_texts = [["0"] * len(tokens) for _ in tokens]
         all_texts[1] = shown
-        drawn.append((kind, "banco · %s" % MASK_LABELS[kind], matrix, open_matrix, all_texts))
+        drawn.append(HeadLines(kind, "banco · %s" % MASK_LABELS[kind], matrix, open_matrix,
+                               all_texts))
     return rows, drawn
 
 
@@ -113,7 +113,7 @@ def _weights(runs, step):
                           for row in rows], "los pesos %s")
         tables.append(d.table("learning-weights-%d" % n, caption, list(tokens), rows, "máscara",
                               note))
-        views.append(head_view(list(tokens), drawn, 1, caption))
+        views.append(attention_lines(list(tokens), drawn, 1, caption))
     return tables, views
 
 
@@ -285,3 +285,6 @@ def learning_panel(state):
                               "artículo (solo la bidireccional): mira las curvas."),
         },
     }
+
+
+PARTS = (("learning", learning_panel),)

@@ -102,3 +102,6 @@ def training_panel(state):
         "pairs": pairs_sentence(step["inputs"], step["targets"]),
         "summary": summary(step["loss"], leak["loss"], better, worse),
     }
+
+
+PARTS = (("training", training_panel),)

@@ -87,3 +87,6 @@ def mask_panel(state):
             "explanation": explanation,
         },
     }
+
+
+PARTS = (("mask", mask_panel),)

@@ -1,4 +1,5 @@
-"""Panel 3: each head's Q, K and V, and all heads concatenated through W_O."""
+"""Panel 3: each head's Q, K and V, all heads concatenated through W_O, and
+the reader's own vectors (every word's q, k and v, editable in place)."""
 from __future__ import annotations
 
 from .. import display as d
@@ -7,6 +8,8 @@ from ..heads import multi_head
 from ..memo import reads
 from ..words import join_words
 from .context import SENTENCE, ALL_HEADS, heads_of, run, shown_heads, tokens_of
+
+ROLE_NAMES = {"q": "consulta q", "k": "clave k", "v": "valor v"}
 
 
 def _vector_name(name):
@@ -98,3 +101,44 @@ def heads_panel(state):
                           mh["out"][state["query"]], mh["w_o"], names),
         }
     return {"heads": heads, "combine": combine}
+
+
+# ------------------------------------------------------ the reader's vectors
+
+def _number(x):
+    """How a coordinate reads in an input: 0,5 or 3 (no trailing zeros)."""
+    return d.fmt_short(x, 4)
+
+
+@reads("vec", "head")
+def vectors_view(state):
+    """For each shown head, every word's q, k and v, editable."""
+    heads = heads_of(state)
+    tables = []
+    for head_id in shown_heads(state):
+        rows = []
+        for word in VOCABULARY:
+            cells = []
+            for role in ("q", "k", "v"):
+                name = "%s.%s.%s" % (head_id, word, role)
+                value = heads[head_id]["vectors"][word][role]
+                original = HEADS[head_id]["vectors"][word][role]
+                cells.append({
+                    "name": name, "role": role,
+                    "x": _number(value[0]), "y": _number(value[1]),
+                    "edited": name in state["vec"],
+                    "label": "%s de «%s»" % (ROLE_NAMES[role], word),
+                    "original": d.fmt_vector_short(original),
+                })
+            rows.append({"word": word, "cells": cells})
+        edited = sum(1 for k in state["vec"] if k.startswith(head_id + "."))
+        label = HEADS[head_id]["label"]
+        tables.append({"head": head_id, "label": label,
+                       "caption": "Vectores de cada palabra · %s" % label,
+                       "rows": rows, "edited": edited,
+                       "picker": label if not edited else "%s (%d %s)" % (
+                           label, edited, "cambiado" if edited == 1 else "cambiados")})
+    return {"tables": tables, "edited": len(state["vec"])}
+
+
+PARTS = (("heads", heads_panel), ("vectors", vectors_view))

@@ -120,8 +120,8 @@ def _arrow(name, vector, role, moved):
             "moved": moved, "null": not np.any(vector)}
 
 
-# θ moves by 0,01 on its slider: 64 panels keep a sweep and the way back
-# (16 kept none of a sweep of 30).
+# θ moves by 0,01 on its slider: the cache keeps a whole sweep and the way
+# back, so dragging back and forth never computes a panel twice.
 @reads("theta", "rope_m", "rope_n", "rope_q", "rope_k", maxsize=64)
 def rope_panel(state):
     theta, m, n = state["theta"], state["rope_m"], state["rope_n"]
@@ -144,6 +144,7 @@ def rope_panel(state):
         "q": d.fmt_vector(q), "k": d.fmt_vector(k),
         "q_m": d.fmt_vector(q_m), "k_n": d.fmt_vector(k_n),
         "score": d.fmt(score),  # as the table beside it reads
+        "equals": d.equals(score),  # «= 2,00» or «≈ 1,41», for a sentence
         "plain_score": d.fmt(float(q @ k)),
         "offset": d.fmt_signed(offset),
         "sign": _sign_sentence(q, k, theta, offset, score),
@@ -164,3 +165,6 @@ def rope_panel(state):
             "explanation": _shift_explanation(q, k, theta, score, shifted, offset),
         },
     }
+
+
+PARTS = (("rope", rope_panel),)

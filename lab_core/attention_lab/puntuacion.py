@@ -7,37 +7,16 @@ import numpy as np
 from .. import display as d
 from .. import scaling
 from ..attention import softmax
-from ..pictures import head_view
+from ..pictures import HeadLines, attention_lines
 from ..didactic import HEADS
 from ..memo import reads
 from ..words import best_as_read, winner_sentence
-from .context import SENTENCE, asked_head, head_runs, options, shown_heads, tokens_of
+from .context import (
+    SENTENCE, asked_head, head_runs, options, rows_note, shown_heads, tokens_of, weight_texts,
+    weights_note,
+)
 
 CORNER = "consulta \\ clave"
-
-
-def weight_texts(weights, mask):
-    """A row of weights as read: open cells at two decimals, each its own
-    rounding; blocked cells exactly «0»."""
-    return [d.fmt(w, d.WEIGHT_DIGITS) if allowed else "0" for w, allowed in zip(weights, mask)]
-
-
-def rows_note(rows, what="los pesos de la fila de «%s»", total="1,00"):
-    """The note under a table whose rows of weights, as read, do not all add
-    up to 1: rows is [(label, open texts)]."""
-    gaps = []
-    for label, texts in rows:
-        gap = d.sum_gap(texts, total) if texts else None
-        if gap is not None:
-            gaps.append((what % label, gap, total))
-    return d.rounding_note(gaps)
-
-
-def weights_note(run):
-    """rows_note for one head's table of weights (its open cells)."""
-    return rows_note([(word, [t for t, o in zip(weight_texts(run["weights"][i], run["mask"][i]),
-                                               run["mask"][i]) if o])
-                      for i, word in enumerate(run["tokens"])])
 
 
 def _rows(run, query, key, weights):
@@ -87,9 +66,9 @@ def head_view_panel(state):
     for head_id in heads:
         run = runs[head_id]
         texts = [weight_texts(run["weights"][i], run["mask"][i]) for i in range(len(run["tokens"]))]
-        drawn.append((head_id, HEADS[head_id]["label"], run["weights"].tolist(),
-                      run["mask"].tolist(), texts))
-    return head_view(tokens_of(state), drawn, state["query"],
+        drawn.append(HeadLines(head_id, HEADS[head_id]["label"], run["weights"].tolist(),
+                               run["mask"].tolist(), texts))
+    return attention_lines(tokens_of(state), drawn, state["query"],
                      "Atención de cada palabra (izquierda) a cada clave (derecha)")
 
 
@@ -224,6 +203,8 @@ def scaling_panel(state):
     top_raw, top_scaled = scaling.saturation(width)
     even = 1.0 / scaling.N_KEYS
     return {
+        "said": "dₖ = %d: q·k se desvía %s sin dividir y %s dividiendo entre √dₖ."
+                % (width, d.fmt(raw), d.fmt(scaled)),
         "dk": width,
         "table": d.table("scaling", "Dispersión de q·k y peso de la clave más alta",
                          ["desv. de q·k", "√dₖ", "desv. de q·k/√dₖ",
@@ -243,3 +224,7 @@ def scaling_panel(state):
                   "varianza 1; %d filas de %d claves para los pesos."
                   % (scaling.N_PAIRS, scaling.N_PAIRS // scaling.N_KEYS, scaling.N_KEYS),
     }
+
+
+PARTS = (("tables", score_tables), ("headview", head_view_panel), ("arithmetic", arithmetic_panel),
+         ("scaling", scaling_panel))

@@ -8,8 +8,7 @@ from ..didactic import HEADS, VOCABULARY
 from ..language import next_word_probs
 from ..memo import reads
 from ..words import best_as_read, join_words, same, winner_sentence
-from .context import SENTENCE, head_runs, heads_of, tokens_of
-from .scores import rows_note, weight_texts
+from .context import SENTENCE, head_runs, heads_of, rows_note, tokens_of, weight_texts
 
 
 def _mixture(run, head_id, i):
@@ -106,3 +105,6 @@ def mixture_panel(state):
                                        "las probabilidades tras «%s»")),
         },
     }
+
+
+PARTS = (("mixture", mixture_panel),)

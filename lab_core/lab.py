@@ -1,0 +1,62 @@
+"""What a lab is, declared the same way for both articles.
+
+A lab is a `Spec` of state keys, a table of its panels and the parts of the
+view that belong to no panel (its controls, the state line, what a screen
+reader hears). Each panel is a module named after the panel's id, which
+lists its view keys and their builders in `PARTS`; every builder declares
+the state keys it reads (memo.reads). One table per lab names each panel
+once:
+
+    PANELS = (Panel("puntuacion", "1 · De dónde sale una puntuación", puntuacion), …)
+
+From it come the view (`Lab.build_view`), the views prepared at build time
+(prepared.py), and the state keys each panel reads (`Lab.panel_reads`,
+written by the build into the page as data-reads).
+"""
+from __future__ import annotations
+
+from collections import namedtuple
+
+from .memo import frozen
+
+Panel = namedtuple("Panel", "id title module")
+Panel.__doc__ = """One panel: its id (the page's anchor and the `panel` state key's
+value), its title as the page shows it, and its module, whose PARTS are
+(view key, builder) pairs."""
+
+
+class Lab:
+    """A lab: its name, its Spec, its panels, and the parts no panel owns.
+
+    `selectors`: the keys a reader sets with the page's selects and steppers;
+    every state that only changes these is prepared at build time.
+    """
+
+    def __init__(self, name, spec, panels, common, selectors):
+        self.name = name
+        self.spec = spec
+        self.panels = tuple(panels)
+        self.parts = tuple(common) + tuple(part for panel in self.panels
+                                           for part in panel.module.PARTS)
+        self.selectors = tuple(selectors)
+        keys = [name for name, _ in self.parts]
+        if len(set(keys)) != len(keys):
+            raise ValueError("a view key belongs to two parts: %s" % keys)
+
+    @property
+    def titles(self):
+        """{panel id: title}: the `panel` state key's choices."""
+        return {panel.id: panel.title for panel in self.panels}
+
+    def build_view(self, state):
+        """Every part of the view, for one valid state."""
+        view = {"lab": self.name, "state": dict(state), "notices": []}
+        read = frozen(state)  # each value frozen once, for every builder's cache key
+        for key, build in self.parts:
+            view[key] = build(read)
+        return view
+
+    def panel_reads(self):
+        """{panel id: sorted state keys its parts read}."""
+        return {panel.id: sorted({key for _, build in panel.module.PARTS for key in build.keys})
+                for panel in self.panels}
