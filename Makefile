@@ -1,20 +1,25 @@
 # Attention Lab. The two commands a person needs:
 #   make run    set up, build static/ and serve it on http://127.0.0.1:8000
 #   make test   set up, build, and run every test (unit + browser)
-# Others: make build, make bench, make screenshot, make loadtest, make stress, make clean.
+# Others: make check (the unit tests only, Python and the page's pure JS:
+# a couple of minutes), make build, make bench, make screenshot,
+# make loadtest, make stress, make clean.
 
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: run test build bench screenshot loadtest stress setup setup-test chromium clean
+.PHONY: run test check build bench screenshot loadtest stress setup setup-test chromium clean
 
 run: build
 	$(PY) scripts/serve.py --port $(PORT)
 
 test: build setup-test chromium
 	$(PY) -m pytest tests
+
+check: setup-test
+	$(PY) -m pytest tests/unit
 
 bench: build setup-test chromium
 	$(PY) scripts/bench.py
