@@ -192,14 +192,16 @@ def quotient(numerator, denominator, result_text):
     return "≈" if fmt(float(exact), places) == fmt(float(c), places) else None
 
 
-def fmt_sci(x):
-    """Tiny differences: '0' when exactly zero, else '3,1·10⁻¹⁶'-style text."""
+def fmt_sci(x, powers=False):
+    """Tiny differences: '0' when exactly zero, else '3,1·10⁻¹⁶'-style text;
+    between 10⁻³ and 10⁶ four decimals, unless `powers` asks for the power
+    of ten always (1,5·10⁵, a quantity blowing up)."""
     x = float(x)
     if not math.isfinite(x):
         raise ValueError("no se puede mostrar un número no finito: %r" % (x,))
     if x == 0:
         return "0"
-    if 1e-3 <= abs(x) < 1e6:
+    if 1e-3 <= abs(x) < 1e6 and not powers:
         return fmt(x, 4)
     mantissa, exponent = "{:.1e}".format(x).split("e")
     superscript = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")

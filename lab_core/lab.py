@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from .memo import frozen
+from .display import fmt_short
+from .memo import frozen, reads
+from .state import url_text
 
 Panel = namedtuple("Panel", "id title module")
 Panel.__doc__ = """One panel: its id (the page's anchor and the `panel` state key's
@@ -60,3 +62,51 @@ class Lab:
         """{panel id: sorted state keys its parts read}."""
         return {panel.id: sorted({key for _, build in panel.module.PARTS for key in build.keys})
                 for panel in self.panels}
+
+
+FIELD_DECIMALS = 6  # a number field shows what was set, not a rounding of it
+
+
+def field_text(value):
+    """A number as its field writes it: 3, 0,5, 2,23607 (no thousands marks:
+    the reader types into it)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return fmt_short(value, FIELD_DECIMALS).replace(".", "")
+
+
+def _stepped(value, sign, step, low, high):
+    """value ± step, within [low, high]; None when the bound is already there."""
+    moved = value + sign * step
+    moved = round(moved, FIELD_DECIMALS) if isinstance(step, float) else moved
+    moved = min(high, max(low, moved))
+    return None if moved == value else moved
+
+
+def number_fields(bounds):
+    """The part "fields": for each number field, its text, its slider form
+    (raw, the URL's), and the values ↑ and ↓ send. bounds: {key: (low, high,
+    step)}; a list value (a vector) gets one of each per coordinate."""
+    @reads(*bounds)
+    def fields(state):
+        out = {}
+        for key, (low, high, step) in bounds.items():
+            value = state[key]
+            if isinstance(value, list):
+                out[key] = {
+                    "text": [field_text(v) for v in value], "raw": [url_text(v) for v in value],
+                    "up": [_vector_step(value, i, 1, step, low, high) for i in range(len(value))],
+                    "down": [_vector_step(value, i, -1, step, low, high) for i in range(len(value))],
+                }
+            else:
+                out[key] = {"text": field_text(value), "raw": url_text(value),
+                            "up": _stepped(value, 1, step, low, high),
+                            "down": _stepped(value, -1, step, low, high)}
+        return out
+
+    return fields
+
+
+def _vector_step(vector, i, sign, step, low, high):
+    moved = _stepped(vector[i], sign, step, low, high)
+    return None if moved is None else vector[:i] + [moved] + vector[i + 1:]

@@ -57,12 +57,28 @@ def attention_lines(tokens, heads, query=None, caption=""):
     return {
         "caption": caption,
         "words": list(tokens),
+        "labels": _word_labels(tokens, links, [h.label for h in heads] if len(heads) > 1 else None),
         "query": query,
         "heads": [{"id": h.id, "label": h.label, "style": i} for i, h in enumerate(heads)],
         "links": links,
         "alt": "Líneas de atención, de cada consulta (izquierda) a cada clave (derecha). "
                "Por cabeza, el enlace más fuerte de cada consulta, con su peso. " + " ".join(alt),
     }
+
+
+def _word_labels(tokens, links, heads=None):
+    """What each word's button says to a screen reader: its links and their
+    weights, «banco (consulta): El 0,50, banco 0,50», or «sin enlaces»; with
+    several heads, each link names its head."""
+    labels = {}
+    for side, role, mine, other in (("q", "consulta", "from", "to"), ("k", "clave", "to", "from")):
+        labels[side] = []
+        for i, word in enumerate(tokens):
+            said = ", ".join("%s %s%s" % (tokens[link[other]], link["text"],
+                                          " (%s)" % heads[link["head"]] if heads else "")
+                             for link in links if link[mine] == i)
+            labels[side].append("%s (%s): %s" % (word, role, said or "sin enlaces"))
+    return labels
 
 
 # ----------------------------------------------------------------- charts

@@ -20,15 +20,17 @@ looks one up, and falls back to waiting for Python when one is missing.
 
 Index (written by the build into the lab's page, as the JSON of
 <script type="application/json" id="lab-prepared">): {"path", "group",
-"selectors", "defaults", "contract", "choices" (the values of each group
-key), "files", "states" (how many states are prepared)}.
+"selectors", "defaults", "encoded" (each default in its URL form, as the
+look-ups spell it: the page encodes no number itself), "contract",
+"choices" (the values of each group key), "files", "states" (how many
+states are prepared)}.
 """
 from __future__ import annotations
 
 import itertools
 import json
 
-from .state import _url_text, update_state
+from .state import update_state, url_text
 from .views import CONTRACT_VERSION, get_lab, render
 
 # Candidate values per selector key; invalid combinations (a query beyond the
@@ -43,12 +45,12 @@ FIXED_PARTS = ("lab", "contract", "notices")
 
 def lookup(values):
     """The lookup text of a list of state values: 'parque|1|1;0'."""
-    return "|".join(_url_text(v) for v in values)
+    return "|".join(url_text(v) for v in values)
 
 
 def group_name(lab, state):
     keys = group_keys(lab)
-    return "-".join(_url_text(state[k]) for k in keys) or "default"
+    return "-".join(url_text(state[k]) for k in keys) or "default"
 
 
 def group_keys(lab):
@@ -105,10 +107,12 @@ def prepare(lab_name):
         group = groups.setdefault(group_name(lab, state), {"reads": reads, "parts": {}})
         for name, keys in reads.items():
             group["parts"].setdefault(name, {})[lookup(state[k] for k in keys)] = view[name]
-    choices = {key: sorted({_url_text(state[key]) for state in selector_states(lab)})
+    choices = {key: sorted({url_text(state[key]) for state in selector_states(lab)})
                for key in group_keys(lab)}
+    defaults = lab.spec.default_state()
     index = {"group": list(group_keys(lab)), "selectors": list(lab.selectors),
-             "defaults": lab.spec.default_state(), "contract": CONTRACT_VERSION,
+             "defaults": defaults, "contract": CONTRACT_VERSION,
+             "encoded": {key: url_text(value) for key, value in defaults.items()},
              "choices": choices, "files": sorted(groups)}
     return groups, index
 

@@ -156,7 +156,7 @@ def parse_float(label, value, low, high):
             raise ValueError("%s: «%s» se lee de dos maneras: escribe «%s» para los decimales "
                              "o «%s» sin punto" % (label, shown(value),
                                                    value.strip().replace(".", ","), whole))
-        text = value.strip().replace(",", ".")
+        text = value.strip().replace(",", ".").replace("\u2212", "-")  # −2,5 as the page writes it
         if _FLOAT_TEXT.match(text):
             number = float(text)
     if number is None:
@@ -292,11 +292,12 @@ def state_from_params(spec, params):
     return state, notices
 
 
-def _url_text(value):
+def url_text(value):
+    """A value in its URL form: 1, 0.5, "parque", 1;0, lugar.parque.k:3;0."""
     if isinstance(value, dict):
-        return ",".join("%s:%s" % (name, _url_text(value[name])) for name in sorted(value))
+        return ",".join("%s:%s" % (name, url_text(value[name])) for name in sorted(value))
     if isinstance(value, (list, tuple)):
-        return ";".join(_url_text(v) for v in value)
+        return ";".join(url_text(v) for v in value)
     if isinstance(value, float):
         return str(int(value)) if value.is_integer() else repr(value)
     return str(value)
@@ -308,6 +309,6 @@ def query_string(spec, state):
     Opening '?' + this text reproduces the state: `state_from_params` reads
     exactly these forms back.
     """
-    changed = [(key, _url_text(state[key])) for key in spec.parsers
+    changed = [(key, url_text(state[key])) for key in spec.parsers
                if state[key] != spec.defaults[key]]
     return urlencode(changed, safe=URL_SAFE)

@@ -30,6 +30,11 @@ query_string  the state's URL form (only keys that differ from the default;
 notices   list of str: what was ignored from the URL, for the user.
 controls  key -> {"label", "options": [{"value", "label"}]} for choices, or
           {"label", "min", "max", "step"} for numbers.
+fields    key -> {"text", "raw", "up", "down"} for every number field: the
+          text the field shows (Spanish, "0,5"), its slider form ("0.5"), and
+          the values ↑ and ↓ send (null at a bound); for a vector, each is a
+          list with one entry per coordinate (up and down: whole vectors).
+          The page formats no number itself.
 
 Tables, wherever they appear:
   {"id", "caption", "corner", "columns": [str],
@@ -42,9 +47,10 @@ Tables, wherever they appear:
 
 Prediction prompts, wherever they appear:
   {"id", "question", "options": [{"value", "label"}], "answers": [value],
-   "explanation"}; the page reveals the answer once the reader picks.
+   "explanation", "printed"}; the page reveals the answer once the reader picks.
   "explanation" is the whole answer: it names the right option first, then
-  why; the page adds no words of its own to it.
+  why; the page adds no words of its own to it. "printed": what paper shows
+  in the question's place (its options, then the explanation).
 
 builder     the reader's sentences for the sentence builder: {"words",
             "other_words": [{"index", "word", "label"}], "count",
@@ -69,15 +75,17 @@ sentence    {"id" (a preset, or "propia"), "label", "tokens", "own", "other",
             "other_tokens", "other_own"}: the sentence shown and the one
             comparisons use (the reader's own, or the presets).
 head        {"id", "label", "summary"}.
-headview    attention as lines between words (pictures.attention_lines): {"caption", "words", "query",
-            "heads": [{"id", "label", "style"}], "links": [{"head", "from", "to",
-            "weight", "text"}], "alt"}.
+headview    attention as lines between words (pictures.attention_lines): {"caption",
+            "words", "labels": {"q", "k": [str]} (each word's button, said),
+            "query", "heads": [{"id", "label", "style"}], "links": [{"head",
+            "from", "to", "weight", "text"}], "alt"}.
 tables      list, one per shown head: {"head", "scores", "weights"}; captions
             "Puntuaciones" and "Pesos" (suffixed with the head with head="all").
 arithmetic  {"query", "key", "blocks": [{"head", "q", "k", "expression",
             "score", "weight", "masked", "why", "softmax": table}], "predict"}.
-scaling     {"dk", "table", "example" (tables), "verdict", "sample"}: why the
-            scores are divided by √d_k, measured on random vectors (scaling.py).
+scaling     {"dk", "table", "example" (tables), "verdict", "sample", "said" (for
+            the live region)}: why the scores are divided by √d_k, measured on
+            random vectors (scaling.py).
 mixture     {"blocks": [{"head", "out", "d_v", "table", "copies" (when the query's word
             appears more than once: whether its copies get the same mixture, and why;
             else "")}],
@@ -87,7 +95,7 @@ heads       {"heads": [{"id", "label", "summary", "axes", "table"}],
             "sums" (the query row's output worked out from the concatenation)}}.
 mask        {"open", "closed", "table", "predict"}; cells carry "diagonal".
 rope        {"theta", "angle_q", "angle_k", "q", "k", "q_m",
-            "k_n", "score", "plain_score", "chart", "offset" (signed n − m), "sign" (what
+            "k_n", "score", "equals" (the score with «=» or «≈»), "plain_score", "chart", "offset" (signed n − m), "sign" (what
             the sign of the offset changes), "norms", "drawing": {"extent",
             "label" (its text alternative), "vectors": [{"name", "x", "y",
             "role", "moved", "null"}]}, "table", "predict"}.

@@ -88,3 +88,11 @@ def fraction_words(share):
         if gap <= FRACTION_TOLERANCE:
             return words if gap < 1e-9 else "aproximadamente " + words
     return None
+
+
+def prompt(question):
+    """A prediction prompt (views.py): {"id", "question", "options",
+    "answers", "explanation"}, with "printed", what paper shows in its place:
+    the options, then the whole answer."""
+    labels = " · ".join(option["label"] for option in question["options"])
+    return dict(question, printed="Opciones: %s. %s" % (labels, question["explanation"]))

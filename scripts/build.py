@@ -60,7 +60,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from lab_core import prepared  # noqa: E402
+from lab_core import display, page_text, prepared  # noqa: E402
 from lab_core.views import LABS, get_lab, to_json  # noqa: E402
 from pages import write_pages  # noqa: E402
 from site_headers import IMMUTABLE_PREFIXES, PAGE_CSP, headers_file  # noqa: E402
@@ -103,8 +103,16 @@ def file_entry(path, name=None):
     label = LABELS.get(name)
     if label is None and name.startswith("numpy"):
         label = "NumPy, la biblioteca de cálculo"
-    return {"name": name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest(),
-            "label": label or "un archivo de Python (%s)" % name}
+    return labelled({"name": name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()},
+                    label or "un archivo de Python (%s)" % name)
+
+
+def labelled(entry, label):
+    """A file's label as a fault names it: as is, capitalised, after «de»
+    («del intérprete»), and its gender («la biblioteca…» llegó incompleta)."""
+    return dict(entry, label=label, Label=label[:1].upper() + label[1:],
+                of=("del " + label[3:]) if label.startswith("el ") else "de " + label,
+                feminine=label.startswith("la "))
 CACHE = ROOT / "build" / "compressed"
 
 
@@ -197,8 +205,8 @@ def build_wheel(out):
         target.mkdir(parents=True)
         shutil.copy2(wheels[0], target / wheels[0].name)
         entry = file_entry(target / wheels[0].name)
-        entry.update(path="wheels/%s/%s" % (digest, wheels[0].name),
-                     label="el código del laboratorio (lab_core)")
+        entry = labelled(entry, "el código del laboratorio (lab_core)")
+        entry.update(path="wheels/%s/%s" % (digest, wheels[0].name))
         return entry
 
 
@@ -269,6 +277,20 @@ def write_prepared_indexes(out, indexes):
         page.write_text(text.replace(PREPARED_SLOT, filled), encoding="utf-8")
 
 
+TEXT_SLOT = '<script type="application/json" id="lab-text"></script>'
+
+
+def write_page_text(out):
+    """Each page carries the words its script says (lab_core/page_text.py)."""
+    data = json.dumps(page_text.TEXT, ensure_ascii=False, separators=(",", ":"))
+    for page in sorted(out.glob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        if text.count(TEXT_SLOT) != 1:
+            raise SystemExit("build: %s has no single slot for the page's words" % page.name)
+        filled = TEXT_SLOT.replace("></", ">%s</" % data.replace("</", "<\\/"))
+        page.write_text(text.replace(TEXT_SLOT, filled), encoding="utf-8")
+
+
 def check_policy(out):
     """Each page carries the site's policy as a meta tag, exactly (a static
     host that sends no headers still applies it)."""
@@ -321,8 +343,12 @@ def build(out):
         "default_runtime": "bundled",
         "runtimes": {"bundled": copy_runtime(out), "current": copy_current_runtime(out)},
     }
+    for runtime in manifest["runtimes"].values():
+        size = sum(f["size"] for f in runtime["files"]) + manifest["wheel"]["size"]
+        runtime["size_text"] = display.fmt(size / 1e6, 1) + " MB"  # the page formats no number
     indexes = prepare_views(out)
     write_prepared_indexes(out, indexes)
+    write_page_text(out)
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n",
                                        encoding="utf-8")
     check_policy(out)

@@ -12,7 +12,7 @@ import math
 from .. import scaling
 from ..didactic import DEFAULT_STATE, HEADS, ROPE_DEFAULTS, SENTENCES, VOCABULARY
 from ..didactic_train import DEFAULT_LR, DEFAULT_SEED, MAX_SEED, MAX_STEPS
-from ..lab import Lab, Panel
+from ..lab import Lab, Panel, number_fields
 from ..memo import reads
 from ..state import (
     Key, Spec, choice_key, float_range, int_range, number_control, parse_float, parse_int,
@@ -209,6 +209,23 @@ SPEC = Spec(
 )
 
 
+# Every number field and slider: (low, high, step). ↑ and ↓ send the values
+# Python gives for them (the part "fields"); the sliders' own bounds too.
+NUMBERS = {
+    "theta": (0.0, THETA_MAX, 0.01),
+    "rope_m": (0, POSITION_MAX, 1),
+    "rope_n": (0, POSITION_MAX, 1),
+    "rope_q": (-VECTOR_LIMIT, VECTOR_LIMIT, 0.5),
+    "rope_k": (-VECTOR_LIMIT, VECTOR_LIMIT, 0.5),
+    "train_steps": (0, MAX_STEPS, 1),
+    "train_lr": (LR_RANGE[0], LR_RANGE[1], 0.05),
+    "train_seed": (0, MAX_SEED, 1),
+    "gen_words": (0, GEN_WORDS_MAX, 1),
+    "gen_temp": (GEN_TEMP_RANGE[0], GEN_TEMP_RANGE[1], 0.1),
+    "gen_seed": (0, GEN_SEED_MAX, 1),
+}
+
+
 @reads("sentence", "tokens")
 def controls(state):
     tokens = tokens_of(state)
@@ -216,9 +233,6 @@ def controls(state):
 
     def choices(name, labels):
         return {"label": LABELS[name], "options": options(labels.items())}
-
-    def number(name, low, high, step=1):
-        return number_control(LABELS[name], low, high, step)
 
     return {
         "sentence": {"label": LABELS["sentence"],
@@ -236,18 +250,8 @@ def controls(state):
                  "options": options((t, "%d · llega «%s»" % (t, tokens[t - 1]))
                                     for t in range(1, len(tokens) + 1))},
         "panel": choices("panel", TITLES),
-        "theta": number("theta", 0, THETA_MAX, 0.01),
-        "rope_m": number("rope_m", 0, POSITION_MAX),
-        "rope_n": number("rope_n", 0, POSITION_MAX),
-        "rope_q": number("rope_q", -VECTOR_LIMIT, VECTOR_LIMIT, 0.5),
-        "rope_k": number("rope_k", -VECTOR_LIMIT, VECTOR_LIMIT, 0.5),
-        "train_steps": number("train_steps", 0, MAX_STEPS),
-        "train_lr": number("train_lr", LR_RANGE[0], LR_RANGE[1], 0.05),
-        "train_seed": number("train_seed", 0, MAX_SEED),
-        "gen_words": number("gen_words", 0, GEN_WORDS_MAX),
         "gen_mode": choices("gen_mode", GEN_MODES),
-        "gen_temp": number("gen_temp", GEN_TEMP_RANGE[0], GEN_TEMP_RANGE[1], 0.1),
-        "gen_seed": number("gen_seed", 0, GEN_SEED_MAX),
+        **{name: number_control(LABELS[name], *bounds) for name, bounds in NUMBERS.items()},
     }
 
 
@@ -318,6 +322,7 @@ def announce(state):
 # prepared at build time (prepared.py).
 COMMON = (
     ("controls", controls),
+    ("fields", number_fields(NUMBERS)),
     ("sentence", sentence_view),
     ("head", head_summary),
     ("state_line", state_line),

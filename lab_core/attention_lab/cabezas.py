@@ -50,6 +50,26 @@ def _sums(word, concat, out, w_o, names):
     return sentence
 
 
+def _output_note(tokens, concat, out, w_o):
+    """Where the output's cells, as read, are not the sum of the
+    concatenation's cells W_O adds into them, as read."""
+    off = []
+    for i, word in enumerate(tokens):
+        for j, column in enumerate(VOCABULARY):
+            used = [c for c in range(concat.shape[1]) if w_o[c, j] != 0]
+            if not used:
+                continue
+            added = d.shown_sum([d.fmt(w_o[c, j] * concat[i, c]) for c in used])
+            if added != d.number(d.fmt(out[i, j])):
+                off.append("fila «%s», columna «%s»: %s en vez de %s" % (
+                    word, column, d.fmt(float(added)), d.fmt(out[i, j])))
+    if not off:
+        return None
+    return ("Cada número está redondeado por separado: sumando, tal como se leen, las celdas de "
+            "la concatenación que W_O lleva a cada columna, sale otra cifra en %s."
+            % "; ".join(off))
+
+
 @reads(*SENTENCE, "query", "mask", "head")
 def heads_panel(state):
     tokens = tokens_of(state)
@@ -81,10 +101,11 @@ def heads_panel(state):
         d_model = mh["w_o"].shape[1]
         names = ["%s·%d" % (h[:3], c + 1) for h in HEADS for c in range(2)]
 
-        def matrix(table_id, caption, columns, values):
+        def matrix(table_id, caption, columns, values, note=None):
             return d.table(table_id, caption, columns, [
                 {"label": w, "selected": i == state["query"],
-                 "cells": [d.cell(x) for x in values[i]]} for i, w in enumerate(tokens)], "token")
+                 "cells": [d.cell(x) for x in values[i]]} for i, w in enumerate(tokens)], "token",
+                note)
 
         combine = {
             "shapes": [
@@ -96,7 +117,8 @@ def heads_panel(state):
             "concat": matrix("concat", "Concatenación de las mezclas [%d × %d]" % (n_seq, width),
                              names, mh["concat"]),
             "output": matrix("mha-out", "Salida tras W_O [%d × %d]" % (n_seq, d_model),
-                             list(VOCABULARY), mh["out"]),
+                             list(VOCABULARY), mh["out"],
+                             _output_note(tokens, mh["concat"], mh["out"], mh["w_o"])),
             "sums": _sums(tokens[state["query"]], mh["concat"][state["query"]],
                           mh["out"][state["query"]], mh["w_o"], names),
         }

@@ -15,7 +15,7 @@ from ..kvcache import (
 from ..generation import generate
 from ..language import next_word_probs
 from ..memo import reads
-from ..words import join_words, plural, same
+from ..words import join_words, plural, prompt, same
 from .context import (
     SENTENCE, _heads, frozen_edits,
     MASK_LABELS, heads_of, options, other_label, other_tokens, sentence_label, shown_heads,
@@ -143,7 +143,7 @@ def cache_panel(state):
             "appended": tokens[-1],
             "verdict": _drift_verdict(causal_drift, bidir_drift, len(tokens)),
         },
-        "predict": {
+        "predict": prompt({
             "id": "pred-cache:%s:%s:%s" % ("|".join(tokens), state["mask"], state["head"]),
             "question": "Con la máscara %s, al añadir «%s» al final, ¿cambian las "
                         "salidas ya calculadas de las posiciones anteriores?"
@@ -151,7 +151,7 @@ def cache_panel(state):
             "options": options([("si", "sí"), ("no", "no")]),
             "answers": ["si" if moves else "no"],
             "explanation": _why_drift(state["mask"], moves, len(tokens)),
-        },
+        }),
     }
 
 
@@ -159,14 +159,19 @@ def _tradeoff(step, n_head, d_k, d_v, counts):
     """What the cache saves at this step, what it does not, and what it costs."""
     projected, reprojected, dots, redone, held = counts
     heads = " (en %d cabezas)" % n_head if n_head > 1 else ""
-    return ("En el paso %d%s la caché ahorra proyecciones: %s en vez de %s. No ahorra la "
-            "atención de la consulta nueva, que se compara con %s guardadas (%s productos q·k; "
-            "sin caché, %s, porque se rehace cada fila): ese trabajo crece con cada palabra. "
-            "Y cuesta memoria: por cada token guarda su k y su v, %s números por cabeza y por "
-            "capa; tras este paso, %s." % (
-                step, heads, d.fmt_int(projected), d.fmt_int(reprojected),
-                plural(step, "clave"), d.fmt_int(dots), d.fmt_int(redone),
-                d.fmt_int(d_k + d_v), d.fmt_int(held)))
+    memory = ("Y cuesta memoria: por cada token guarda su k y su v, %s por cabeza y por capa; "
+              "tras este paso, %s." % (plural(d_k + d_v, "número"), d.fmt_int(held)))
+    if step == 1:
+        return ("En el paso 1%s todavía no hay nada guardado que reutilizar: se proyecta la "
+                "primera palabra (%s) y su consulta se compara consigo misma (%s). %s" % (
+                    heads, plural(projected, "proyección", "proyecciones"),
+                    plural(dots, "producto q·k", "productos q·k"), memory))
+    return ("En el paso %d%s la caché evita rehacer lo ya calculado: %s en vez de %s, y %s "
+            "en vez de %s. Lo que no evita: la consulta nueva se compara con cada una de las %s, "
+            "así que cada paso cuesta más que el anterior a medida que crece la frase. %s" % (
+                step, heads, plural(projected, "proyección", "proyecciones"),
+                d.fmt_int(reprojected), plural(dots, "producto q·k", "productos q·k"),
+                d.fmt_int(redone), plural(step, "clave guardada", "claves guardadas"), memory))
 
 
 def _why_drift(mask, moves, n_tokens):
@@ -227,7 +232,8 @@ def generation_panel(state):
             d.cell(None, step["input"]),
             d.cell(None, "; ".join("%s %s" % (VOCABULARY[w], d.fmt(step["probs"][w]))
                                    for w in order)),
-            d.cell(None, step["chosen"]),
+            d.cell(None, "%s (%s)" % (step["chosen"],
+                                      d.fmt(step["probs"][VOCABULARY.index(step["chosen"])]))),
             d.cell(step["cache_rows"], d.fmt_int(step["cache_rows"]))]})
     how = ("eligiendo siempre la más probable (en un empate, la primera del vocabulario)"
            if greedy else "sorteando cada palabra según sus probabilidades a temperatura %s "

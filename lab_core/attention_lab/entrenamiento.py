@@ -1,6 +1,8 @@
 """Panel 6: causal training scores every position at once against the next token."""
 from __future__ import annotations
 
+import math
+
 from .. import display as d
 from ..language import training_step
 from ..memo import reads
@@ -77,6 +79,10 @@ def training_panel(state):
                            d.cell(step["loss"], d.fmt(step["loss"], LOSS_DIGITS)),
                            d.cell(leak["loss"], d.fmt(leak["loss"], LOSS_DIGITS))]})
     better, worse = _moves(step["inputs"], step["targets"], step["losses"], leak["losses"])
+    # −ln p from p as shown (two decimals) may read otherwise than the loss.
+    redone = any(float(d.number(d.fmt(p, PROB_DIGITS))) <= 0 or
+                 d.fmt(-math.log(float(d.number(d.fmt(p, PROB_DIGITS)))), LOSS_DIGITS)
+                 != d.fmt(loss, LOSS_DIGITS) for p, loss in zip(step["p_target"], step["losses"]))
     positions = list(range(len(step["inputs"])))
     x_axis = linear_axis(-0.5, len(positions) - 0.5, "posición (entrada → objetivo)")
     x_axis["ticks"] = [{"value": i, "label": "%s → %s" % (a, b)}
@@ -98,7 +104,9 @@ def training_panel(state):
         "has_loss": True,
         "table": d.table("training", "Todas las posiciones a la vez (objetivo: el token "
                          "siguiente)", ["objetivo", "p(objetivo), causal", "−ln p, causal",
-                                        "−ln p, abierta"], rows, "entrada"),
+                                        "−ln p, abierta"], rows, "entrada",
+                         "p se lee con dos decimales; −ln p se calcula con p sin redondear, así "
+                         "que puede no salir de la p que se lee." if redone else None),
         "pairs": pairs_sentence(step["inputs"], step["targets"]),
         "summary": summary(step["loss"], leak["loss"], better, worse),
     }

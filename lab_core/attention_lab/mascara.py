@@ -4,7 +4,7 @@ from __future__ import annotations
 from .. import display as d
 from ..didactic import HEADS
 from ..memo import reads
-from ..words import join_words, same
+from ..words import join_words, prompt, same
 from .context import (
     SENTENCE,
     MASK_LABELS, asked_head, options, other_label, other_tokens, run, sentence_label, shown_heads,
@@ -76,7 +76,7 @@ def mask_panel(state):
         "closed": int((~mask).sum()),
         "table": d.table("mask", "Máscara %s (se suma antes de softmax)"
                          % MASK_LABELS[state["mask"]], tokens, rows, "consulta \\ clave"),
-        "predict": {
+        "predict": prompt({
             "id": "pred-mascara:%s:%s:%s:%d" % ("|".join(tokens), state["mask"], head_id,
                                                 state["query"]),
             "question": "Con la máscara %s y %s, si pasas de «%s» a «%s», ¿cambia %s?"
@@ -85,7 +85,7 @@ def mask_panel(state):
             "options": options([("si", "sí, cambia"), ("no", "no, es idéntica")]),
             "answers": ["si" if changes else "no"],
             "explanation": explanation,
-        },
+        }),
     }
 
 

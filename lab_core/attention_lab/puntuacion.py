@@ -10,7 +10,7 @@ from ..attention import softmax
 from ..pictures import HeadLines, attention_lines
 from ..didactic import HEADS
 from ..memo import reads
-from ..words import best_as_read, winner_sentence
+from ..words import best_as_read, join_words, prompt, winner_sentence
 from .context import (
     SENTENCE, asked_head, head_runs, options, rows_note, shown_heads, tokens_of, weight_texts,
     weights_note,
@@ -93,9 +93,10 @@ def _why(run, i, j):
     division = "%s / %s %s %s" % (top, total, sign or "≈", weight)
     if sign is None:  # the shown numbers would round to another weight
         division += " (dividiendo los valores sin redondear)"
-    return ("El peso de «%s» es e^(%s − %s) dividido por la suma de la fila: %s. "
+    key = "«%s»" % tokens[j] + (" (posición %d)" % j if tokens.count(tokens[j]) > 1 else "")
+    return ("El peso de %s es e^(%s − %s) dividido por la suma de la fila: %s. "
             "Depende también de las demás puntuaciones: si otra clave sube, este peso baja."
-            % (tokens[j], d.fmt(raw), d.fmt(row.max()), division))
+            % (key, d.fmt(raw), d.fmt(row.max()), division))
 
 
 EXP_DIGITS = 3  # e^(p − máx), as the softmax table shows it
@@ -163,20 +164,28 @@ def arithmetic_panel(state):
     columns = [max((c for c, w in enumerate(tokens) if w == word), key=lambda c: weights[c])
                for word in words]
     shown = [texts[c] for c in columns]
+    # A winning word said twice: where it has that weight.
+    top = best_as_read(words, shown)
+    where = []
+    for word in top:
+        if tokens.count(word) > 1:
+            at = [c for c, w in enumerate(tokens) if w == word and texts[c] == shown[words.index(word)]]
+            where.append(" «%s» lo tiene en %s." % (word, "la posición %d" % at[0] if len(at) == 1
+                                                     else "las posiciones %s" % join_words(map(str, at))))
     return {
         "query": tokens[i],
         "key": tokens[j],
         "blocks": [_arithmetic(runs[h], h, i, j) for h in shown_heads(state)],
-        "predict": {
+        "predict": prompt({
             "id": "pred-puntuacion:%s:%s:%s:%d" % ("|".join(tokens), state["mask"], head_id, i),
             "question": "En %s, ¿qué clave recibirá más peso en la fila de «%s»?"
                         % (asked_head(state), tokens[i]),
             "options": options((w, w) for w in words),
-            "answers": best_as_read(words, shown),
-            "explanation": "Más peso: %s. Un peso no depende solo de su puntuación: "
+            "answers": top,
+            "explanation": "Más peso: %s.%s Un peso no depende solo de su puntuación: "
                            "softmax la compara con todas las demás abiertas de la fila."
-                           % winner_sentence(words, shown),
-        },
+                           % (winner_sentence(words, shown), "".join(where)),
+        }),
     }
 
 
@@ -184,13 +193,19 @@ def arithmetic_panel(state):
 
 @reads("dk")
 def scaling_panel(state):
-    rows = []
+    rows, off = [], {}
     for width in scaling.WIDTHS:
         raw, scaled = scaling.dot_spread(width)
         top_raw, top_scaled = scaling.saturation(width)
         rows.append({"label": "dₖ = %d" % width, "selected": width == state["dk"], "cells": [
             d.cell(raw), d.cell(np.sqrt(width)), d.cell(scaled),
             d.cell(top_raw), d.cell(top_scaled)]})
+        # The third column divides the unrounded values: a reader dividing
+        # the two shown may get another last digit.
+        shown = [d.fmt(raw), d.fmt(np.sqrt(width)), d.fmt(scaled)]
+        if d.quotient(*shown) is None:
+            off[width] = "%s / %s daría %s" % (shown[0], shown[1],
+                                                d.fmt(float(d.number(shown[0]) / d.number(shown[1]))))
     width = state["dk"]
     scores, raw_w, scaled_w = scaling.softmax_rows(width)
     raw_texts, scaled_texts = d.fmt_row(raw_w[0]), d.fmt_row(scaled_w[0])
@@ -208,16 +223,19 @@ def scaling_panel(state):
         "dk": width,
         "table": d.table("scaling", "Dispersión de q·k y peso de la clave más alta",
                          ["desv. de q·k", "√dₖ", "desv. de q·k/√dₖ",
-                          "peso máx. sin dividir", "peso máx. dividiendo"], rows, "anchura"),
+                          "peso máx. sin dividir", "peso máx. dividiendo"], rows, "anchura",
+                         "La tercera columna divide los valores sin redondear; con los de la "
+                         "tabla, %s." % "; ".join(off.values()) if off else None),
         "example": d.table("scaling-row", "Una fila de %d claves con dₖ = %d"
                            % (scaling.N_KEYS, width),
                            ["q·k", "peso sin dividir", "peso dividiendo"], example, "clave",
                            example_note),
         "verdict": (
-            "Con dₖ = %d, la desviación típica de q·k es %s (√%d %s); dividida entre √dₖ, %s. "
+            "Con dₖ = %d, la desviación típica de q·k es %s (√%d %s); dividida entre √dₖ, %s%s. "
             "Sin dividir, la clave más alta se lleva de media el %s del peso; dividiendo, "
             "el %s (repartido por igual serían %s)."
             % (width, d.fmt(raw), width, d.equals(np.sqrt(width)), d.fmt(scaled),
+               " (dividiendo los valores sin redondear)" if width in off else "",
                d.fmt(100 * top_raw, 0) + " %", d.fmt(100 * top_scaled, 0) + " %",
                d.fmt(100 * even, 1) + " %")),
         "sample": "%d pares (q, k) al azar por anchura, coordenadas normales de media 0 y "

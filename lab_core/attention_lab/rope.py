@@ -7,7 +7,7 @@ from .. import display as d
 from ..memo import reads
 from ..pictures import chart, linear_axis, series
 from ..rope import rope_rotate, rope_score, rope_scores
-from ..words import same
+from ..words import prompt, same
 from .context import options
 
 STARTS = (0, 3, 7)  # three query positions per offset: same offset, same score
@@ -43,7 +43,7 @@ def _sign_sentence(q, k, theta, offset, score):
                 % d.equals(score))
     mirrored = rope_score(q, k, 0, -offset, theta)
     text = ("Con n − m = %s, qₘ · kₙ %s; con n − m = %s valdría %s"
-            % (d.fmt_signed(offset), d.equals(score), d.fmt_signed(-offset), d.equals(mirrored)))
+            % (d.fmt_signed(offset), d.equals(score), d.fmt_signed(-offset), d.fmt(mirrored)))
     if not same(score, mirrored):
         if d.fmt(score) == d.fmt(mirrored):  # the table, at two decimals, cannot tell them apart
             text += (", que con dos decimales se leen igual pero difieren en %s"
@@ -156,14 +156,14 @@ def rope_panel(state):
                                 d.fmt(n * theta), d.fmt_vector(q_m), d.fmt_vector(k_n))},
         "table": _offset_table(q, k, theta, offset),
         "chart": _offset_chart(q, k, theta, offset),
-        "predict": {
+        "predict": prompt({
             "id": "pred-rope:%s:%d:%d:%s:%s" % (state["theta"], m, n, state["rope_q"],
                                                 state["rope_k"]),
             "question": "Si sumas 1 a m y también a n, ¿qué le pasa a qₘ · kₙ?",
             "options": options([("sube", "sube"), ("baja", "baja"), ("igual", "no cambia")]),
             "answers": ["igual" if unchanged else "sube" if shifted > score else "baja"],
             "explanation": _shift_explanation(q, k, theta, score, shifted, offset),
-        },
+        }),
     }
 
 

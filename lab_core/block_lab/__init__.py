@@ -13,7 +13,7 @@ import math
 from .. import block as b
 from .. import display as d
 from ..didactic_block import ORDER_SENTENCE, SWAPPED_ORDER
-from ..lab import Lab, Panel
+from ..lab import Lab, Panel, number_fields
 from ..memo import reads
 from ..state import (
     Key, Spec, choice_key, float_range, int_range, number_control, parse_int, permutation, vector,
@@ -113,26 +113,37 @@ def _next_sizes(d_model, heads):
     }
 
 
-@reads("d_model", "heads")
+# Every number field: (low, high, step). ↑ and ↓ send the values Python
+# gives for them (the part "fields").
+NUMBERS = {
+    "pe_positions": (1, PE_POSITIONS_MAX, 1),
+    "pe_d": (2, PE_D_MAX, 2),
+    "shift_k": (0, 64, 1),
+    "depth": (1, DEPTH_MAX, 1),
+    "ln_x": (-LN_LIMIT, LN_LIMIT, 0.5),
+    "gamma": (-LN_LIMIT, LN_LIMIT, 0.1),
+    "beta": (-LN_LIMIT, LN_LIMIT, 0.1),
+    "d_model": (1, SIZE_MAX, 1),
+    "heads": (1, SIZE_MAX, 1),
+    "d_ff": (1, SIZE_MAX, 1),
+}
+_numbers = number_fields(NUMBERS)
+
+
+@reads(*NUMBERS)
+def fields(state):
+    """The number fields' texts and steps; d_model and the heads step to the
+    nearest sizes that keep d_model divisible by the heads."""
+    out = dict(_numbers(state))
+    for name, (down, up) in _next_sizes(state["d_model"], state["heads"]).items():
+        out[name] = dict(out[name], down=down, up=up)
+    return out
+
+
+@reads()
 def controls(state):
-    def number(name, low, high, step=1):
-        return number_control(LABELS[name], low, high, step)
-
-    def size(name):
-        down, up = _next_sizes(state["d_model"], state["heads"])[name]
-        return {**number(name, 1, SIZE_MAX), "down": down, "up": up}
-
     return {
-        "pe_positions": number("pe_positions", 1, PE_POSITIONS_MAX),
-        "pe_d": number("pe_d", 2, PE_D_MAX, 2),
-        "shift_k": number("shift_k", 0, 64),
-        "depth": number("depth", 1, DEPTH_MAX),
-        "ln_x": number("ln_x", -LN_LIMIT, LN_LIMIT, 0.5),
-        "gamma": number("gamma", -LN_LIMIT, LN_LIMIT, 0.1),
-        "beta": number("beta", -LN_LIMIT, LN_LIMIT, 0.1),
-        "d_model": size("d_model"),
-        "heads": size("heads"),
-        "d_ff": number("d_ff", 1, SIZE_MAX),
+        **{name: number_control(LABELS[name], *bounds) for name, bounds in NUMBERS.items()},
         "panel": {"label": LABELS["panel"],
                   "options": [{"value": k, "label": v} for k, v in TITLES.items()]},
     }
@@ -174,6 +185,7 @@ def announce(state):
 # prepared at build time.
 COMMON = (
     ("controls", controls),
+    ("fields", fields),
     ("state_line", state_line),
     ("announce", announce),
 )

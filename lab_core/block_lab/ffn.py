@@ -16,6 +16,10 @@ from .bloque import ratio_text
 @functools.lru_cache(maxsize=1)
 def _activation_chart(grid):
     gelu, relu = b.gelu(np.array(grid)), b.relu(np.array(grid))
+    # GELU's true minimum, not the plot's lowest point: a fine grid around it
+    # (x·Φ(x) has one minimum, near −0,75).
+    fine = np.linspace(-1.5, 0.0, 150001)
+    lowest = float(b.gelu(fine).min())
     return chart(
         "GELU y ReLU", linear_axis(grid[0], grid[-1], "x"),
         linear_axis(min(0.0, float(gelu.min())), float(relu.max()), "σ(x)"),
@@ -23,7 +27,7 @@ def _activation_chart(grid):
         "GELU y ReLU de %s a %s: ReLU vale 0 para todo x negativo y x para el positivo; GELU, "
         "x·Φ(x), es suave en 0 y baja un poco por debajo de 0 (su mínimo, %s) antes de "
         "acercarse a 0 por la izquierda." % (d.fmt_short(grid[0]), d.fmt_short(grid[-1]),
-                                              d.fmt(float(gelu.min()), 3)))
+                                              d.fmt(lowest, 3)))
 
 
 @reads("d_model", "d_ff")

@@ -16,6 +16,7 @@ from .sizes import DEPTH_MAX
 
 
 NORMS = ("sin normalizar", "post-norm", "pre-norm")
+GAMMA_DIGITS = 4  # γ and β as the state line gives them (2,2361)
 
 
 @functools.lru_cache(maxsize=8)
@@ -59,11 +60,11 @@ def _stability(depth):
         reduced = pre[-1] < pre[0]
         summary = (
             "Con %s, el gradiente de los pesos de la última capa al inicio vale %s con post-norm "
-            "y %s con pre-norm; con una sola capa, %s y %s. Al apilar capas, post-norm lo deja "
-            "%s (de 1 a %d capas se queda entre %s y %s) y pre-norm lo %s: con %d capas es %s "
-            "veces el de una." % (
+            "y %s con pre-norm; con una sola capa, %s y %s. Al apilar capas, post-norm %s (de 1 "
+            "a %d capas oscila entre %s y %s) y pre-norm lo %s: con %d capas es %s veces el de "
+            "una." % (
                 plural(depth, "capa"), d.fmt(post[-1]), d.fmt(pre[-1]), d.fmt(post[0]),
-                d.fmt(pre[0]), "más o menos igual" if kept else "oscilando", depth,
+                d.fmt(pre[0]), "no lo reduce" if kept else "también lo reduce", depth,
                 d.fmt(min(post)), d.fmt(max(post)), "reduce" if reduced else "no reduce",
                 depth, d.fmt(pre[-1] / pre[0])))
         if kept and reduced:
@@ -82,13 +83,15 @@ def _stability(depth):
 
 
 def _kept(values):
-    """«más o menos igual»: every value within a factor of two of the first."""
-    return all(0.5 * values[0] <= v <= 2 * values[0] for v in values)
+    """«no lo reduce»: no value falls below half the first."""
+    return min(values) >= 0.5 * values[0]
 
 
 def _undo_sentence(x, mean, scale, out):
     """Whether γ and β undo the normalisation here, and which values would."""
-    gamma, beta = d.equals_shortest(scale), d.equals_shortest(mean)
+    # γ with the decimals the panel and the state line give it; μ as its row reads.
+    gamma = d.equals_shortest(scale, GAMMA_DIGITS)
+    beta = ("= " if d.reads_exactly(d.fmt_exact(mean, 3), mean) else "≈ ") + d.fmt_exact(mean, 3)
     if np.all(x == x[0]):  # a constant x normalises to zeros, which γ cannot scale
         return ("Aquí x es constante: se normaliza a ceros y γ no tiene nada que escalar; basta "
                 "β = μ %s para recuperarlo%s." % (beta, ", y así está" if same(out, x) else ""))
@@ -116,7 +119,8 @@ def layernorm_panel(state):
         "x": "(%s)" % "; ".join(d.fmt_exact(v) for v in x), "mean": d.fmt_exact(mean, 3),
         "var": d.fmt_small(var),
         "normalized": d.fmt_vector(normalized, 3),
-        "gamma": d.fmt_exact(state["gamma"], 1, 3), "beta": d.fmt_exact(state["beta"], 1, 3),
+        "gamma": d.fmt_exact(state["gamma"], 1, GAMMA_DIGITS),
+        "beta": d.fmt_exact(state["beta"], 1, GAMMA_DIGITS),
         "out": d.fmt_vector(out, 3),
         "out_mean": d.fmt(float(out.mean()), 3), "out_std": d.fmt(float(out.std()), 3),
         "undo": {"gamma": scale, "beta": mean,

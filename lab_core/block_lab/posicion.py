@@ -9,6 +9,8 @@ from ..memo import reads
 from ..words import plural
 from .sizes import HEAT_SCALE
 
+WAVE_DIGITS = 2  # 2π reads 6,28 here as in the quiz
+
 
 @reads("pe_positions", "pe_d", "shift_k")
 def position_panel(state):
@@ -17,7 +19,7 @@ def position_panel(state):
     lam = b.wavelengths(width)
     omega = b.pair_frequencies(width)
     rows = [{"label": "%d (coord. %d y %d)" % (i, 2 * i, 2 * i + 1), "cells": [
-        d.cell(omega[i], d.fmt_sci(omega[i])), d.cell(lam[i], d.fmt(lam[i], 1))]}
+        d.cell(omega[i], d.fmt_sci(omega[i])), d.cell(lam[i], d.fmt(lam[i], WAVE_DIGITS))]}
         for i in range(len(lam))]
     sine_only = b.sine_only_shift_error(n_pos, width, k, first=1)
     at_zero = b.sine_only_shift_error(1, width, k) if k else 0.0  # position 0 alone
@@ -43,18 +45,19 @@ def _waves_sentence(lam):
     """The fastest and slowest waves, said as the table shows them."""
     if len(lam) == 1:
         return ("Con d_model = 2 solo hay una pareja: su onda se repite cada %s posiciones (2π)."
-                % d.fmt(lam[0], 1))
+                % d.fmt(lam[0], WAVE_DIGITS))
     return ("La onda más rápida se repite cada %s posiciones (2π); la más lenta, cada %s."
-            % (d.fmt(lam[0], 1), d.fmt(lam[-1], 1)))
+            % (d.fmt(lam[0], WAVE_DIGITS), d.fmt(lam[-1], WAVE_DIGITS)))
 
 
 def _limit_sentence(pairs):
     """Where the slowest wave goes as d_model grows: 2π·10000^((d−2)/d) → 2π·10000."""
     limit = d.fmt(b.PE_BASE * 2 * np.pi, 0)
+    base = d.fmt_int(b.PE_BASE)
     if pairs == 1:
-        return ("Con más parejas, la más lenta se alargaría hasta acercarse a 10000·2π ≈ %s."
-                % limit)
-    return "Con d_model grande, la más lenta se acerca a 10000·2π ≈ %s." % limit
+        return ("Con más parejas, la más lenta se alargaría hasta acercarse a %s·2π ≈ %s."
+                % (base, limit))
+    return "Con d_model grande, la más lenta se acerca a %s·2π ≈ %s." % (base, limit)
 
 
 def _sine_verdict(k, n_pos, error, at_zero):
@@ -67,7 +70,7 @@ def _sine_verdict(k, n_pos, error, at_zero):
             "mapa lineal convierte el vector nulo en otro, así que allí falla en %s."
             % d.fmt_error(at_zero))
     if n_pos == 1:
-        return zero
+        return "Solo hay la posición 0" + zero[len("La posición 0 es aparte"):]
     if error < 1e-9:
         return ("De la posición 1 en adelante, con tan pocas posiciones, incluso los senos "
                 "solos bastan. " + zero)

@@ -5,6 +5,12 @@ import functools
 
 from ..didactic_block import QUIZ
 from ..memo import reads
+from ..words import prompt
+
+
+def _quoted(label):
+    """An answer in «», or as it is when it holds «» itself (never «…«…»…»)."""
+    return label if "«" in label else "«%s»" % label
 
 
 @functools.lru_cache(maxsize=1)
@@ -13,13 +19,14 @@ def quiz():
     and each links to the panel that shows why."""
     from . import TITLES as titles  # the lab's table of panels, which imports this module
 
-    return [{
+    return [prompt({
         "id": q["id"], "question": q["question"],
         "options": [{"value": v, "label": label} for v, label in q["options"]],
         "answers": [q["answer"]],
-        "explanation": "Respuesta: «%s». %s" % (dict(q["options"])[q["answer"]], q["explanation"]),
+        "explanation": "Respuesta: %s. %s" % (_quoted(dict(q["options"])[q["answer"]]),
+                                               q["explanation"]),
         "panel": q["panel"], "panel_label": "Por qué: %s" % titles[q["panel"]],
-    } for q in QUIZ]
+    }) for q in QUIZ]
 
 
 @reads()

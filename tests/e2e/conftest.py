@@ -2,11 +2,21 @@
 
 These tests never skip: with no static/ or no Chromium they fail and say why.
 Run them through `make test`, which builds static/ and finds a Chromium.
+
+Booting Python is most of a test's time, so the tests of a module share one
+warm page: `Lab.open` on the page already live at that address resets it
+(`lab.reset()`: the default state, no answers, no notices) and applies the
+link's state with `lab.set`, as if the link had been opened. A test whose
+subject is the boot itself, or what only a fresh load does (the first
+paint, a link's notices, faults, a reload's place), is marked `cold` and
+gets a page of its own; so does a link with a value `lab.set` refuses.
+LAB_WARM=0 runs every test cold.
 """
 import os
 import sys
 import threading
 from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from playwright.sync_api import sync_playwright
@@ -36,6 +46,28 @@ def rows_text(table):
 # LAB_CPU_THROTTLE=4 runs every page under Chromium's 4× CPU throttling
 # (DevTools protocol): the suite must give the same results on a slow machine.
 CPU_THROTTLE = float(os.environ.get("LAB_CPU_THROTTLE", "1"))
+WARM = os.environ.get("LAB_WARM", "1") != "0"
+VIEWPORT = {"width": 1280, "height": 720}  # Playwright's default
+# Page keys are not lab state: a link that holds one is opened cold.
+PAGE_KEYS = ("embed", "runtime")
+# Reset a live page to a fresh visit of `partial`'s link: the defaults, no
+# answers, then the link's state (the default panel when it names none), at
+# the top of the page. Resolves with null, or with the message of a value
+# lab.set refused (the test then opens the link cold).
+RESET = """async ([partial, panel, given]) => {
+  localStorage.clear();
+  sessionStorage.clear();
+  await window.lab.reset();
+  try {
+    await window.lab.set({ panel, ...partial });
+  } catch (error) {
+    return error.message;
+  }
+  await window.lab.settled();
+  if (!given) window.scrollTo(0, 0);
+  document.activeElement.blur();
+  return null;
+}"""
 
 # The address bar shows the state on screen: its lab keys are those of the
 # query string Python gave for the view (page keys such as runtime and embed
@@ -115,20 +147,49 @@ def browser():
 class Lab:
     """A page of the lab, read the way a person reads it."""
 
-    def __init__(self, page):
+    def __init__(self, page, warm=False):
         self.page = page
-        self.errors = []
-        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.warm = warm  # may open a link on the live page (see the module's docstring)
+        if not hasattr(page, "lab_errors"):
+            page.lab_errors = []
+            page.on("pageerror", lambda error: page.lab_errors.append(str(error)))
+        self.first_error = len(page.lab_errors)
+
+    @property
+    def errors(self):
+        return self.page.lab_errors[self.first_error:]
 
     def open(self, base_url, query=""):
         """Load a page and wait until it has settled: Python is live
         (lab.ready) and its own view is on screen (<body data-live="true">;
         on a prepared state lab.ready comes a moment before it, with the
-        prepared view, see test_first_paint.py)."""
-        self.page.goto(base_url + query)
+        prepared view, see test_first_paint.py). On a warm page already live
+        at that address, the link's state is applied instead (lab.reset and
+        lab.set): what a fresh load shows, without booting Python again."""
+        url = base_url + query
+        if self.warm and self._reuse(url):
+            return self
+        self.page.goto(url)
         self.page.evaluate("window.lab.ready")
         self.page.wait_for_selector("body[data-live='true']", state="attached")
         return self
+
+    def _reuse(self, url):
+        wanted, here = urlsplit(url), urlsplit(self.page.url)
+        if (wanted.scheme, wanted.netloc, wanted.path) != (here.scheme, here.netloc, here.path):
+            return False
+        params = dict(parse_qsl(wanted.query, keep_blank_values=True))
+        if any(key in params for key in PAGE_KEYS) or here.query and any(
+                key in dict(parse_qsl(here.query)) for key in PAGE_KEYS):
+            return False
+        if self.page.evaluate("document.body.dataset.live !== 'true' || "
+                              "document.documentElement.dataset.phase !== 'live'"):
+            return False
+        given = "panel" in params
+        panel = params.pop("panel", None) or self.page.evaluate(
+            "JSON.parse(document.getElementById('lab-prepared').textContent).defaults.panel")
+        refused = self.page.evaluate(RESET, [params, panel, given])
+        return refused is None
 
     def look(self):
         """Look without predicting, in every panel that asks first: what a
@@ -211,12 +272,29 @@ def new_page(context):
     return page
 
 
-@pytest.fixture
-def lab(browser, base_url):
+@pytest.fixture(scope="module")
+def warm_page(browser):
+    """One page for the tests of a module that need no fresh load."""
     context = browser.new_context()
     page = new_page(context)
-    instance = Lab(page)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def lab(request, browser, base_url, warm_page):
+    cold = not WARM or request.node.get_closest_marker("cold") is not None
+    if cold:
+        context = browser.new_context()
+        page = new_page(context)
+    else:
+        page = warm_page
+        page.emulate_media(media="screen")
+        if page.viewport_size != VIEWPORT:
+            page.set_viewport_size(VIEWPORT)
+    instance = Lab(page, warm=not cold)
     instance.base_url = base_url
     yield instance
-    context.close()
+    if cold:
+        context.close()
     assert instance.errors == [], "uncaught errors in the page: %s" % instance.errors

@@ -242,7 +242,7 @@ def test_positional_encoding_panel(lab):
     lab.settle()
     table = lab.table("Longitud de onda de cada pareja (d_model = 32)")
     assert len(table) == 16
-    assert table["0 (coord. 0 y 1)"][1] == "6,3"
+    assert table["0 (coord. 0 y 1)"][1] == "6,28"
     assert number(text(lab.page.locator("#pe-shift-error"))) < 1e-9
     assert number(text(lab.page.locator("#pe-sine-error"))) > 0.1
     field.fill("33")
@@ -329,7 +329,7 @@ def test_residual_and_layernorm_panels(lab):
     lab.settle()
     assert text(lab.page.locator("#ln-out")) == "(0,500; 0,500; 0,500; 0,500)"
     # A constant x: β = μ alone gives it back.
-    assert "basta β = μ = 3 para recuperarlo" in text(lab.page.locator("#ln-undo"))
+    assert "basta β = μ = 3,000 para recuperarlo" in text(lab.page.locator("#ln-undo"))
     for i, value in enumerate(("2", "4", "6", "8")):
         lab.page.get_by_label("x%s" % "₁₂₃₄"[i]).fill(value)
         lab.page.get_by_label("x%s" % "₁₂₃₄"[i]).press("Tab")
@@ -339,7 +339,7 @@ def test_residual_and_layernorm_panels(lab):
     lab.settle()
     assert lab.state()["beta"] == 5
     assert text(lab.page.locator("#ln-out")) == "(2,000; 4,000; 6,000; 8,000)"
-    assert text(lab.page.locator("#ln-undo")).startswith("Con γ = √(σ² + ε) ≈ 2,236 y β = μ = 5 la salida vuelve a ser x")
+    assert text(lab.page.locator("#ln-undo")).startswith("Con γ = √(σ² + ε) ≈ 2,2361 y β = μ = 5,000 la salida vuelve a ser x")
     # The gradients at initialisation, beside the forward norms.
     stability = lab.table("Gradiente de la última capa al inicio, según la profundidad")
     assert len(stability) == 40

@@ -72,7 +72,7 @@ def test_preparing_the_exercise_shows_its_result(lab, query):
     # Preparing the exercise is not answering it: its weights wait for the
     # reader's prediction (the button had given it away).
     assert text(lab.page.locator("#announce")) == (
-        "Ejercicio listo: puntuación de banco → parque, 1,41. "
+        "Ejercicio listo: puntuación de «banco» → «parque», 1,41. "
         "Los pesos esperan tu predicción, encima de las tablas.")
     weights = lab.page.locator("#puntuacion .weights-wrap").first
     assert weights.evaluate("(w) => w.classList.contains('veiled') && w.inert") is True
@@ -86,7 +86,7 @@ def test_preparing_the_exercise_shows_its_result(lab, query):
     lab.settle()
     lab.page.wait_for_function("() => document.getElementById('announce').textContent.includes('0,58')")
     assert text(lab.page.locator("#announce")) == (
-        "Ejercicio listo: puntuación de banco → parque, 1,41; peso, 0,58.")
+        "Ejercicio listo: puntuación de «banco» → «parque», 1,41; peso, 0,58.")
 
 
 def test_questions_hide_their_answers_until_the_reader_picks(lab):

@@ -431,7 +431,7 @@ def test_a_size_with_a_point_that_groups_no_thousands_is_refused(text):
 def test_the_arrows_of_d_model_and_heads_go_to_the_nearest_size_python_accepts(d_model, heads):
     # A step of 1 from 512 with 8 heads gave 513: refused, and the next ↑
     # started from 512 again, so ↑ never got past it.
-    controls = ask({"d_model": d_model, "heads": heads})["view"]["controls"]
+    controls = ask({"d_model": d_model, "heads": heads})["view"]["fields"]
     accepted = lambda partial: ask({"d_model": d_model, "heads": heads, **partial})["ok"]
     for key, value in (("d_model", d_model), ("heads", heads)):
         down, up = controls[key]["down"], controls[key]["up"]
@@ -505,3 +505,25 @@ def test_url_with_a_clashing_size_falls_back_to_defaults():
                                           "state": {"d_model": "100"}})))
     assert reply["view"]["state"] == block_lab.SPEC.default_state()
     assert any("no es divisible" in n for n in reply["view"]["notices"])
+
+
+@pytest.mark.parametrize("partial, key, text, up, down", [
+    ({}, "gamma", "1", 1.1, 0.9),
+    ({"gamma": 2.236070213566649}, "gamma", "2,23607", 2.33607, 2.13607),
+    ({"gamma": -100}, "gamma", "−100", -99.9, None),
+    ({"beta": 100}, "beta", "100", None, 99.9),
+    ({}, "pe_d", "16", 18, 14),
+    ({"pe_d": 2}, "pe_d", "2", 4, None),
+])
+def test_each_number_field_gets_its_text_and_its_steps_from_python(partial, key, text, up, down):
+    # The page writes no number: a field shows Python's text, and ↑ and ↓
+    # send the values Python gives (null at a bound).
+    field = ask(partial)["view"]["fields"][key]
+    assert (field["text"], field["up"], field["down"]) == (text, up, down)
+
+
+def test_a_vector_field_steps_one_coordinate_at_a_time():
+    field = ask({"ln_x": [2, 4, 6, 100]})["view"]["fields"]["ln_x"]
+    assert field["text"] == ["2", "4", "6", "100"] and field["raw"] == ["2", "4", "6", "100"]
+    assert field["up"][0] == [2.5, 4, 6, 100] and field["up"][3] is None
+    assert field["down"][1] == [2, 3.5, 6, 100]

@@ -656,9 +656,9 @@ def test_position_sentences_follow_the_sizes():
     # One pair has no «slowest» yet: the limit is what more pairs would
     # approach. The slowest wave, 2π·10000^((d−2)/d), tends to 2π·10000.
     assert two["limit"] == ("Con más parejas, la más lenta se alargaría hasta acercarse a "
-                            "10000·2π ≈ 62.832.")
+                            "10.000·2π ≈ 62.832.")
     wide = view_of("block", {"pe_d": 128})["position"]
-    assert wide["limit"] == "Con d_model grande, la más lenta se acerca a 10000·2π ≈ 62.832."
+    assert wide["limit"] == "Con d_model grande, la más lenta se acerca a 10.000·2π ≈ 62.832."
     slowest = float(wide["wavelengths"]["rows"][-1]["cells"][1]["text"].replace(".", "")
                     .replace(",", "."))
     assert 0.8 * 62832 < slowest < 62832

@@ -48,12 +48,16 @@ def test_the_words_about_the_learned_vectors_follow_them():
 
 
 def test_a_run_that_blows_up_is_not_said_to_spread_its_attention():
-    # lr 10, before the run stops: banco puts all its weight on one word in
-    # each sentence, and in «El banco de crédito» on the wrong one (itself).
-    text = view_of({"train_lr": 10, "train_steps": 200})["vectors"]["text"]
-    assert "casi por igual" not in text
-    assert text.endswith("No da su mayor peso a la palabra que decide en las dos frases. Mayor peso "
-                         "en «El banco del parque»: parque (1,00); en «El banco de crédito»: banco (1,00).")
+    # lr 10: by step 11 the loss is over ten times its start. From there the
+    # run is said to diverge and its weights are read no more (it once read
+    # «No da su mayor peso…» from weights of 10¹³³).
+    losses = trajectories(10.0, DEFAULT_SEED)["bidirectional"]["loss"]
+    first = next(s for s in range(501) if losses[s] > 10 * losses[0])
+    before = view_of({"train_lr": 10, "train_steps": first - 1})["vectors"]["text"]
+    after = view_of({"train_lr": 10, "train_steps": first})["vectors"]["text"]
+    assert "divergiendo" not in before
+    assert after.startswith("En el paso %d la pérdida bidireccional vale " % first)
+    assert "está divergiendo" in after and "casi por igual" not in after
 
 
 def test_the_sentence_says_when_its_weights_are_from():
@@ -63,9 +67,9 @@ def test_the_sentence_says_when_its_weights_are_from():
     # Once the run has stopped, its weights mean nothing: the sentence says
     # so and compares nothing.
     text = view_of({"train_lr": 10, "train_steps": 500})["vectors"]["text"]
-    assert text == ("La ejecución bidireccional divergió en el paso %d: sus pesos crecieron sin "
-                    "límite y ya no dicen nada de la atención. Prueba una tasa de aprendizaje "
-                    "menor." % stopped)
+    assert text == ("La ejecución bidireccional se desbordó en el paso %d: sus pesos crecieron "
+                    "sin límite hasta dejar de ser números finitos, y ya no dicen nada de la "
+                    "atención. Prueba una tasa de aprendizaje menor." % stopped)
     # A loss near zero reads its size, not 0,000.
     panel = learning_panel({"train_steps": 250, "train_lr": 3.0, "train_seed": 5})
     loss = panel["table"]["rows"][0]["cells"][0]
@@ -75,10 +79,11 @@ def test_the_sentence_says_when_its_weights_are_from():
 def test_a_huge_weight_reads_in_powers_of_ten():
     # The review's state: lr 10, seed 39, step 200 printed q(banco) with 19
     # digits and «,00»; every number now reads in the notation of the losses.
-    text = view_of({"train_lr": 10, "train_steps": 200, "train_seed": 39})["vectors"]["text"]
-    assert len(text) < 600
-    assert "q(banco) = (−8,0·10¹³²; 2,7·10¹³¹)" in text
-    assert not re.search(r"\d{1,3}(\.\d{3}){4,}", text)  # no number of 13 digits or more
+    view = view_of({"train_lr": 10, "train_steps": 200, "train_seed": 39})["vectors"]
+    assert len(view["text"]) < 600
+    assert view["q"] == "(−8,0·10¹³²; 2,7·10¹³¹)"
+    for text in [view["text"], view["q"]] + [c["text"] for r in view["table"]["rows"] for c in r["cells"]]:
+        assert not re.search(r"\d{1,3}(\.\d{3}){1,}", text), text  # powers of ten from 10⁴ on
 
 
 def bidirectional_rows(panel):  # banco's weights in the two tables, as shown
@@ -100,10 +105,14 @@ def test_where_banco_looks_is_said_from_the_weights_shown_beside_it(lr):
                            for values, _, _ in rows)
             stopped = trajectories(lr, seed)["bidirectional"]["stopped_at"]
             if stopped is not None and step > stopped:
-                assert "divergió en el paso %d" % stopped in text
+                assert "se desbordó en el paso %d" % stopped in text
+                continue
+            losses = trajectories(lr, seed)["bidirectional"]["loss"]
+            if losses[step] > 10 * losses[0]:
+                assert "está divergiendo" in text
                 continue
             said = ["casi por igual" in text, "ya da su mayor peso a la palabra que decide" in text,
-                    "No da su mayor peso" in text]
+                    "da su mayor peso a la palabra que decide. Mayor peso" in text]
             assert sum(said) == 1, (lr, seed, step, text)
             if even:
                 assert said[0], (lr, seed, step, text)

@@ -1,9 +1,11 @@
 // The page chrome both labs share: the sticky bar (status line, download
 // progress, faults with their «Reintentar» button, notices), the polite live
-// region that announces results, and the runtime line in the footer. Text
-// goes in with textContent only.
+// region that announces results, and the runtime line in the footer. Every
+// word comes from Python's table (text.js); text goes in with textContent
+// only.
 
-import { renderNotices } from "./render.js";
+import { el } from "./dom.js";
+import { has, say } from "./text.js";
 
 const statusBox = document.getElementById("status");
 const statusText = document.getElementById("status-text");
@@ -11,25 +13,12 @@ const progress = document.getElementById("progress");
 const fault = document.getElementById("fault");
 const noticeList = document.getElementById("notices");
 
-// Megabytes with one decimal, Spanish style («4,1»). Not Intl.NumberFormat:
-// its first use loads locale data (~20 ms), right when the first paint is due.
-const MB = { format: (n) => n.toFixed(1).replace(".", ",") };
-
-// What a reader is told while the lab gets ready, step by step.
-const STEPS = {
-  manifest: "Preparando la descarga",
-  download: "Descargando Python y NumPy",
-  worker: "Arrancando Python en tu navegador",
-  python: "Arrancando Python en tu navegador",
-  numpy: "Preparando NumPy, la biblioteca de cálculo",
-  lab: "Cargando el laboratorio",
-};
 
 // The status line while loading: a note about the view on screen (prepared,
 // approximate, a change pending) followed by the boot's progress.
 // On a phone the note takes a line of its own (CSS).
 let note = "";
-let stepText = "Preparando Python en tu navegador";
+let stepText = say("step.start");
 let starting = false; // Python is starting: the bar goes on, the text says so
 const noteLine = document.createElement("span");
 noteLine.className = "status-note";
@@ -37,8 +26,8 @@ const stepLine = document.createElement("span");
 
 function drawLoading() {
   statusBox.dataset.phase = "loading";
-  noteLine.textContent = note ? `${note}.` : "";
-  stepLine.textContent = `${stepText}…`;
+  noteLine.textContent = note;
+  stepLine.textContent = say("step.ongoing", { step: stepText });
   if (statusText.firstChild !== noteLine) statusText.replaceChildren(noteLine, " ", stepLine);
 }
 
@@ -112,35 +101,37 @@ export function setNote(text) {
 
 // A boot step, in plain Spanish.
 export function showStep(step) {
-  stepText = STEPS[step] || step;
+  stepText = say(`step.${step}`);
   starting = step !== "manifest";
   drawLoading();
 }
 
-// Bytes arrive in hundreds of pieces: the bar is redrawn once per frame.
+// Bytes arrive in hundreds of pieces: the bar is redrawn once per frame. The
+// bar shows how much has arrived; the words name the download and its size
+// (Python wrote them in the manifest: sizeText), never a number the page
+// formats.
 let bytes = null;
 
-export function showBytes(done, total) {
+export function showBytes(done, total, sizeText) {
   if (!bytes) requestAnimationFrame(drawBytes);
-  bytes = { done, total };
+  bytes = { done, total, sizeText };
 }
 
 function drawBytes() {
-  const { done, total } = bytes;
+  const { done, total, sizeText } = bytes;
   bytes = null;
   if (statusBox.dataset.phase !== "loading") return; // ready, or a fault, since
   progress.hidden = false;
   progress.max = total;
   progress.value = done;
-  // The figures stay on one line (no-break spaces).
-  const text = `${STEPS.download}: ${MB.format(done / 1e6)}\u00a0de\u00a0${MB.format(total / 1e6)}\u00a0MB`;
+  const text = say("step.file", { step: say("step.download"), size: sizeText });
   progress.setAttribute("aria-valuetext", text);
   if (starting) return; // NumPy's files still arriving while Python starts
   stepText = text;
   drawLoading();
 }
 
-const READY = "Listo: Python calcula en vivo.";
+const READY = say("status.ready");
 
 export function showReady() {
   note = "";
@@ -150,70 +141,36 @@ export function showReady() {
 // A change waits for Python's first view (a second at most, after «Listo»).
 export function showApplying(on) {
   if (statusBox.dataset.phase !== "ready") return;
-  const text = on ? "Listo: Python calcula en vivo; aplicando tu cambio…" : READY;
+  const text = on ? say("status.applying") : READY;
   if (statusText.textContent !== text) statusText.textContent = text;
 }
 
 // ------------------------------------------------------------------ faults
 
-const HTTP_WORDS = {
-  404: "no está en el servidor (error 404)",
-  403: "no está permitido en el servidor (error 403)",
-  500: "falló en el servidor (error 500)",
-  502: "no llegó: el servidor intermedio falló (error 502)",
-  503: "no llegó: el servidor no está disponible ahora (error 503)",
-  504: "no llegó a tiempo desde el servidor (error 504)",
-};
-
-// Spanish agreement with a file's label («la biblioteca…» is feminine) and
-// «de» + «el» → «del».
-const isFeminine = (label) => /^la /i.test(label);
-const ofThe = (label) => `de ${label}`.replace(/^de el /, "del ");
-
 // A fault, in words a student understands: what failed, why, what to do.
+// A file's label comes from the manifest (Python), with its capitalised
+// form and its gender («la biblioteca…» takes the _f forms).
 export function describe(error) {
-  const what = error.file ? error.file.label : "Python";
-  const a = isFeminine(what) ? "a" : "o"; // incomplet-a/-o, dañad-a/-o
-  const detail = error.file ? `${error.file.url}: ${error.message}` : error.message;
-  const retry = "Pulsa «Reintentar»; lo que ya llegó no se vuelve a descargar.";
-  switch (error.kind) {
-    case "network":
-      return { title: `No se pudo descargar ${what}: se cortó la conexión con el servidor.`,
-        advice: `Comprueba tu conexión a internet. ${retry}`, detail };
-    case "http": {
-      const words = HTTP_WORDS[error.status] || `no llegó (el servidor respondió con el error ${error.status})`;
-      const advice = error.status >= 500
-        ? `Es un fallo del servidor: espera un momento y ${retry.charAt(0).toLowerCase()}${retry.slice(1)}`
-        : "Avisa a quien publicó el laboratorio. Mientras tanto puedes leer la vista preparada.";
-      return { title: `${capitalize(what)} ${words}.`, advice, detail };
-    }
-    case "corrupt":
-      return { title: error.truncated
-        ? `${capitalize(what)} llegó incomplet${a}: la descarga se quedó a medias.`
-        : `${capitalize(what)} llegó dañad${a}: su contenido no es el publicado.`,
-      advice: `Pulsa «Reintentar» para descargarl${a} de nuevo.`, detail };
-    case "timeout":
-      return { title: error.file
-        ? `La descarga ${ofThe(what)} lleva 30 segundos sin avanzar.`
-        : "Python lleva 30 segundos sin avanzar al arrancar.",
-      advice: `Si tu conexión es lenta, espera un poco. ${retry}`, detail };
-    case "script":
-      return { title: `No se pudo cargar ${what}.`,
-        advice: `Comprueba la conexión. ${retry}`, detail };
-    case "missing-numpy":
-      return { title: `El entorno «${error.runtime.name}» arrancó, pero no tiene NumPy, la biblioteca de cálculo.`,
-        advice: "Su NumPy no está publicado en ningún registro de paquetes ni en este servidor. " +
-          "Usa el entorno incluido (enlace de la derecha), o copia una rueda de NumPy para él en " +
-          "wheels-current/ y vuelve a construir el sitio.",
-        detail: `Pyodide ${error.runtime.pyodide}, Python ${error.runtime.python}: ${error.message}` };
-    default:
-      return { title: "Python no pudo arrancar en este navegador.",
-        advice: `${retry} Si vuelve a fallar, prueba con otro navegador actualizado.`, detail };
+  const file = error.file;
+  const values = { what: file ? file.label : "Python", What: file ? file.Label : "Python",
+    of: file ? file.of : "" };
+  const gender = file && file.feminine ? "_f" : "";
+  const detail = file ? say("fault.detail", { url: file.url, message: error.message }) : error.message;
+  const keys = {
+    network: ["fault.network", "fault.network.advice"],
+    http: [has(`fault.http.${error.status}`) ? `fault.http.${error.status}` : "fault.http.other", error.status >= 500 ? "fault.http.server.advice" : "fault.http.advice"],
+    corrupt: [`fault.${error.truncated ? "truncated" : "corrupt"}${gender}`, `fault.corrupt.advice${gender}`],
+    timeout: [file ? "fault.timeout.file" : "fault.timeout.python", "fault.timeout.advice"],
+    script: ["fault.script", "fault.script.advice"],
+  }[error.kind];
+  if (keys) {
+    return { title: say(keys[0], { ...values, status: error.status }), advice: say(keys[1]), detail };
   }
-}
-
-function capitalize(text) {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  if (error.kind === "missing-numpy") {
+    return { title: say("fault.numpy", error.runtime), advice: say("fault.numpy.advice"),
+      detail: say("fault.numpy.detail", { ...error.runtime, message: say("detail.no_numpy") }) };
+  }
+  return { title: say("fault.runtime"), advice: say("fault.runtime.advice"), detail };
 }
 
 // The fault panel: message, advice, a collapsible technical line, and the
@@ -221,7 +178,7 @@ function capitalize(text) {
 // to the default one). `attempt` counts failed boots.
 export function showFault(error, attempt, { onRetry, fallbackHref } = {}) {
   const text = describe(error);
-  setStatus("error", attempt > 1 ? `Ha vuelto a fallar (intento ${attempt}).` : "No se pudo arrancar el laboratorio.");
+  setStatus("error", attempt > 1 ? say("status.failed_again", { n: attempt }) : say("status.failed"));
   fault.hidden = false;
   fault.querySelector(".fault-title").textContent = text.title;
   fault.querySelector(".fault-advice").textContent = text.advice;
@@ -244,8 +201,13 @@ export function hideFault() {
 
 // ---------------------------------------------------------- notices, voice
 
+// Notices (what the page ignored from a URL, a change it could not apply)
+// sit in the sticky bar, so they are seen wherever the page scrolled to, and
+// the reader dismisses them with the box's «Entendido» button.
 export function showNotices(messages) {
-  renderNotices(noticeList, messages);
+  noticeList.replaceChildren(...messages.map((message) => el("li", message)));
+  const box = noticeList.closest(".notice-box");
+  if (box) box.hidden = messages.length === 0;
 }
 
 export function announce(text) {
@@ -256,8 +218,7 @@ export function announce(text) {
 
 export function showRuntime(info) {
   document.getElementById("runtime-text").textContent =
-    `Pyodide ${info.pyodide} · Python ${info.python} · NumPy ${info.numpy} ` +
-    `(${info.name === "bundled" ? "incluido en la página" : `entorno «${info.name}»`}, sin descargas externas)`;
+    say(info.name === "bundled" ? "runtime.bundled" : "runtime.other", info);
 }
 
 // Whatever scrolls into view (a panel, a focused control) lands below the

@@ -1,8 +1,10 @@
-// The page's controls, wired to lab.set: the generic controls (a select,
-// a field, a slider with data-key), clickable cells and row labels, the
-// action buttons, the sentence builder and vector editor, and the training
-// player. Every control only ever sends a partial state through lab.set;
-// a value Python refuses is said beside its control (showError).
+// The page's buttons wired to lab.set: the actions (data-action), the panel
+// links, the sentence builder and vector editor, and the training player;
+// and the place beside each control where a value Python refuses is said
+// (showError). Fields and sliders are fields.js's, the grids grid.js's.
+// Every control only ever sends a partial state through lab.set.
+
+import { say } from "./text.js";
 
 // {set, settled() (every change applied and drawn), state() (the state the
 //  page is heading to), view(), announce(text), notices(list) (the page's
@@ -11,32 +13,10 @@ let lab = null;
 
 export function wire(hooks) {
   lab = hooks;
-  document.addEventListener("change", onControl);
-  document.addEventListener("input", onControl);
-  document.addEventListener("click", onClick);
+  document.addEventListener("click", onPanelLink);
   document.addEventListener("click", onAction);
   document.addEventListener("click", onEditor);
   document.addEventListener("change", onVector);
-}
-
-function valueOf(input) {
-  const key = input.dataset.key;
-  if (input.dataset.index === undefined) return input.value;
-  return [...document.querySelectorAll(`[data-key="${key}"][data-index]`)]
-    .sort((a, b) => a.dataset.index - b.dataset.index)
-    .map((item) => item.value);
-}
-
-function onControl(event) {
-  const input = event.target.closest("[data-key]");
-  if (!input) return;
-  if (event.type === "input" && input.type !== "range") return;
-  if (input.dataset.valueFrom && input.value === lookupValue(input.dataset.valueFrom)) return;
-  lab.set({ [input.dataset.key]: valueOf(input) }).catch(() => {});
-}
-
-function lookupValue(path) {
-  return path.split(".").reduce((value, part) => (value ? value[part] : undefined), lab.view());
 }
 
 // ------------------------------------------------------- the reader's input
@@ -116,23 +96,7 @@ function onVector(event) {
   lab.set({ vec: { ...lab.state().vec, [name]: pair } }).catch(() => markInvalid(input));
 }
 
-// Clicking a score cell explains it: (row, column) -> (query, key). (The
-// keyboard does the same with Enter; classroom.js moves focus in the grid.)
-function pickCell(event) {
-  const cell = event.target.closest("td[data-col]");
-  if (!cell || !lab.state()) return;
-  const partial = { query: cell.dataset.row, key: cell.dataset.col };
-  if (String(lab.state().query) === partial.query && String(lab.state().key) === partial.key) return;
-  lab.set(partial).catch(() => {});
-}
-
-function onClick(event) {
-  pickCell(event);
-  const pick = event.target.closest("button.row-pick");
-  if (pick) {
-    lab.set({ [pick.dataset.pick]: pick.dataset.value }).catch(() => {});
-    return;
-  }
+function onPanelLink(event) {
   const link = event.target.closest("a[data-panel]");
   if (!link) return;
   // A panel is state like any other: going to it replaces the page's
@@ -207,9 +171,9 @@ const AFTER = {
     }
     const { arithmetic } = lab.view();
     const block = arithmetic.blocks[0];
-    const weights = document.querySelector("#puntuacion .weights-wrap.veiled")
-      ? ". Los pesos esperan tu predicción, encima de las tablas." : `; peso, ${block.weight}.`;
-    lab.announce(`Ejercicio listo: puntuación de ${arithmetic.query} → ${arithmetic.key}, ${block.score}${weights}`);
+    const veiled = document.querySelector("#puntuacion .weights-wrap.veiled");
+    lab.announce(say(veiled ? "exercise.veiled" : "exercise.ready",
+      { query: arithmetic.query, key: arithmetic.key, score: block.score, weight: block.weight }));
   },
 };
 
@@ -217,7 +181,7 @@ function onAction(event) {
   const button = event.target.closest("button[data-action]");
   if (!button) return;
   const action = ACTIONS[button.dataset.action];
-  if (!action) throw new Error(`no hay una acción llamada «${button.dataset.action}»`);
+  if (!action) throw new Error(`no action "${button.dataset.action}"`);
   const partial = action();
   const after = AFTER[button.dataset.action];
   // What follows a change (a scroll to a cell, a flash) waits until every
@@ -246,7 +210,7 @@ function play(button) {
   const pause = calm ? PLAY.reducedEvery : PLAY.every;
   let step = lab.state().train_steps >= PLAY.last ? 0 : lab.state().train_steps;
   playing = { button };
-  button.textContent = "Pausa";
+  button.textContent = say("pause");
   const tick = () => {
     if (!playing) return;
     step = Math.min(PLAY.last, step + stride);
@@ -262,7 +226,7 @@ function play(button) {
 function stopPlaying() {
   if (!playing) return;
   clearTimeout(playing.timer);
-  playing.button.textContent = "Reproducir";
+  playing.button.textContent = say("play");
   playing = null;
 }
 
@@ -282,10 +246,10 @@ function markInvalid(input) {
 export function showError(result) {
   const spot = result.key && document.querySelector(`[data-error-for="${CSS.escape(result.key)}"]`);
   if (!spot) {
-    lab.notices([`No se aplicó el cambio. ${result.error}.`]);
+    lab.notices([say("set.refused", { error: result.error })]);
     return;
   }
-  spot.textContent = `${result.error}.`;
+  spot.textContent = say("set.error", { error: result.error });
   holding.add(spot);
   for (const input of document.querySelectorAll(`[data-key="${CSS.escape(result.key)}"]`)) markInvalid(input);
   const field = document.activeElement;

@@ -1,49 +1,11 @@
-// What the page sends to Python and what it makes of the reply: the checks
-// a lab.set partial passes before it may travel, and the conversation with
-// lab_core.views.Conversation (views sent as changes of the last one).
+// What the page sends to Python and what it makes of the reply: the
+// conversation with lab_core.views.Conversation (views sent as changes of
+// the last one). A lab.set partial passes checks.js first.
 
 import { LoadError } from "./download.js";
+import { say } from "./text.js";
 
-// A partial must be a plain JSON object: what JSON cannot carry (undefined,
-// functions, NaN, inherited properties…) would vanish on the way to Python
-// and make a call that silently does nothing.
-function notJSON(value, depth = 0) {
-  if (depth > 32) return "anida demasiados niveles";
-  if (value === null || typeof value === "string" || typeof value === "boolean") return null;
-  if (typeof value === "number") return Number.isFinite(value) ? null : `${value} no es un número JSON`;
-  if (typeof value === "undefined") return "vale undefined";
-  if (typeof value === "function") return "es una función";
-  if (typeof value !== "object") return `es de tipo ${typeof value}`;
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const problem = notJSON(item, depth + 1);
-      if (problem) return problem;
-    }
-    return null;
-  }
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return "no es un objeto simple";
-  for (const key of Object.keys(value)) {
-    const problem = notJSON(value[key], depth + 1);
-    if (problem) return problem;
-  }
-  return null;
-}
-
-export function checkPartial(partial) {
-  if (partial === null || typeof partial !== "object" || Array.isArray(partial) ||
-      ![Object.prototype, null].includes(Object.getPrototypeOf(partial))) {
-    return "lab.set espera un objeto simple, por ejemplo {mask: 'causal'}";
-  }
-  for (const key in partial) { // eslint-disable-line guard-for-in
-    if (!Object.prototype.hasOwnProperty.call(partial, key)) {
-      return `lab.set: «${key}» es una propiedad heredada, no del objeto`;
-    }
-    const problem = notJSON(partial[key]);
-    if (problem) return `lab.set: «${key}» ${problem}, y no se puede enviar a Python`;
-  }
-  return null;
-}
+export { checkPartial } from "./checks.js";
 
 // One request to Python. A view comes back as a change of the last view
 // Python sent (lab_core.views.Conversation) when the request names it as
@@ -72,7 +34,7 @@ export async function ask(python, request) {
   const reply = JSON.parse(text);
   if (reply.ok && reply.view) {
     if (reply.base !== undefined) {
-      if (!fromPython || reply.base !== fromPython.id) throw new LoadError("runtime", null, "respuesta de Python desordenada");
+      if (!fromPython || reply.base !== fromPython.id) throw new LoadError("runtime", null, say("detail.disordered"));
       reply.view = { ...fromPython.view, ...reply.view };
       delete reply.base;
       envelope = { text: undefined, reply };

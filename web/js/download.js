@@ -10,7 +10,9 @@
 // Files already downloaded are kept by the caller, so a retry fetches only
 // what is missing (and re-fetches a corrupt file past the HTTP cache).
 
-export const STALL_MS = 30000;
+import { say } from "./text.js";
+
+export const STALL_MS = 30000; // the texts say «30 s» (lab_core/page_text.py)
 
 export class LoadError extends Error {
   // kind: network | http | corrupt | timeout | runtime | missing-numpy | script
@@ -18,7 +20,7 @@ export class LoadError extends Error {
     super(detail);
     this.name = "LoadError";
     this.kind = kind;
-    this.file = file; // {url, label, ...} or null
+    this.file = file; // {url, label, Label, feminine, ...} or null
     Object.assign(this, extra);
   }
 }
@@ -52,7 +54,7 @@ export async function download(file, { onBytes = () => {}, fresh = false, stall 
   const controller = stall || new AbortController();
   const fail = (error) => {
     if (controller.signal.aborted) {
-      return new LoadError("timeout", file, `sin datos durante ${STALL_MS / 1000} s`);
+      return new LoadError("timeout", file, say("detail.stalled"));
     }
     return new LoadError("network", file, error && error.message ? error.message : String(error));
   };
@@ -88,12 +90,13 @@ export async function download(file, { onBytes = () => {}, fresh = false, stall 
       offset += chunk.length;
     }
     if (file.size !== undefined && received !== file.size) {
-      throw new LoadError("corrupt", file, `llegaron ${received} bytes de ${file.size}`,
+      throw new LoadError("corrupt", file, say("detail.short", { received, size: file.size }),
         { truncated: received < file.size });
     }
     const digest = file.sha256 ? await sha256(bytes.buffer) : null;
     if (digest !== null && digest !== file.sha256) {
-      throw new LoadError("corrupt", file, `SHA-256 ${digest.slice(0, 12)}… en vez de ${file.sha256.slice(0, 12)}…`);
+      throw new LoadError("corrupt", file, say("detail.digest",
+        { got: digest.slice(0, 12), want: file.sha256.slice(0, 12) }));
     }
     return bytes.buffer;
   } finally {
@@ -112,7 +115,7 @@ export async function downloadJSON(file) {
     try {
       return JSON.parse(new TextDecoder().decode(bytes));
     } catch (error) {
-      throw new LoadError("corrupt", file, "no es JSON válido");
+      throw new LoadError("corrupt", file, say("detail.json"));
     }
   } finally {
     timer.stop();

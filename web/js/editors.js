@@ -3,7 +3,8 @@
 // vectors as editable pairs of numbers. Python checks every value; these
 // renderers only draw, and main.js turns a click or an edit into lab.set.
 
-import { el, tableHead, turnOff } from "./render.js";
+import { el, tableHead, turnOff } from "./dom.js";
+import { say } from "./text.js";
 
 // A sentence as chips: each word with «mover a la izquierda», «a la
 // derecha» and «quitar» buttons. data-list names the list in view.builder,
@@ -13,15 +14,15 @@ export function renderBuilder(node, builder) {
   const target = node.dataset.target;
   const single = builder[node.dataset.list === "words" ? "single" : "other_single"];
   const list = el("ol", undefined, "chips");
-  const where = target === "other" ? " de la frase para comparar" : "";
+  const where = target === "other" ? ".other" : "";
   words.forEach((item, i) => {
     const chip = el("li", undefined, "chip");
     const word = el("span", item.word, "chip-word");
-    const name = `«${item.word}» (posición ${i}${where})`;
+    const name = { word: item.word, i };
     const actions = [
-      ["left", "←", `Mover ${name} a la izquierda`, i === 0],
-      ["right", "→", `Mover ${name} a la derecha`, i === words.length - 1],
-      ["remove", "✕", `Quitar ${name}`, single],
+      ["left", "←", say(`chip.left${where}`, name), i === 0],
+      ["right", "→", say(`chip.right${where}`, name), i === words.length - 1],
+      ["remove", "✕", say(`chip.remove${where}`, name), single],
     ].map(([action, mark, label, disabled]) => {
       const button = el("button", mark, `chip-${action}`);
       button.type = "button";
@@ -98,7 +99,7 @@ function showPicked(node, several) {
 // «Vectores de: [pista de lugar] [pista financiera] [token anterior]».
 function buildPicker(node) {
   const picker = el("div", undefined, "control buttons vec-picker");
-  const label = el("span", "Vectores de", "vec-picker-label");
+  const label = el("span", say("vectors.of"), "vec-picker-label");
   label.id = `${node.id || "vectors"}-picker`;
   const buttons = el("div", undefined, "picker-buttons");
   buttons.setAttribute("role", "group");
@@ -122,7 +123,7 @@ function fillVectorTable(table, parts) {
         const input = parts.inputs[i][j][index];
         if (input.dataset.vec !== cell.name) { // another head's vector in this place
           input.dataset.vec = cell.name;
-          input.setAttribute("aria-label", `${cell.label}, coordenada ${index + 1}`);
+          input.setAttribute("aria-label", say("vectors.field", { label: cell.label, n: index + 1 }));
           input.removeAttribute("aria-invalid");
         }
         if (document.activeElement !== input && input.value !== value) input.value = value;
@@ -130,11 +131,11 @@ function fillVectorTable(table, parts) {
       const box = parts.cells[i][j];
       if (box.dataset.cell !== cell.name) box.dataset.cell = cell.name;
       box.classList.toggle("edited", cell.edited);
-      const original = cell.edited ? `artículo: ${cell.original}` : "";
+      const original = cell.edited ? say("vectors.original", { value: cell.original }) : "";
       if (box.lastChild.textContent !== original) box.lastChild.textContent = original;
     });
   });
-  const reset = `Restablecer los vectores de «${table.label}»`;
+  const reset = say("vectors.reset", { head: table.label });
   if (parts.reset.textContent !== reset) parts.reset.textContent = reset;
   parts.reset.dataset.vecReset = table.head;
   turnOff(parts.reset, table.edited === 0);
@@ -147,7 +148,7 @@ function buildVectorTable(table) {
   const element = el("table", undefined, "lab-table vec-table");
   const caption = el("caption");
   element.append(caption);
-  const thead = tableHead("palabra", ["q (consulta)", "k (clave)", "v (valor)"]);
+  const thead = tableHead(say("vectors.word"), [say("vectors.q"), say("vectors.k"), say("vectors.v")]);
   const body = el("tbody");
   const inputs = [];
   const cells = [];

@@ -2,44 +2,24 @@
 // and the panels); these functions only map plot coordinates to pixels and
 // draw. Each picture carries its text alternative from Python.
 
-import { el } from "./render.js";
-
-const SVG = "http://www.w3.org/2000/svg";
-
-function svgElement(tag, attrs = {}, text) {
-  const item = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) item.setAttribute(key, String(value));
-  if (text !== undefined) item.textContent = text;
-  return item;
-}
+import { el, svg as svgElement } from "./dom.js";
 
 // The RoPE picture: q and k before (faint) and after rotation (solid).
 export function renderRopeDrawing(node, drawing) {
   const size = 240;
   const c = size / 2;
   const scale = (size / 2 - 24) / drawing.extent;
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", `0 0 ${size} ${size}`);
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", drawing.label);
+  const svg = svgElement("svg", { viewBox: `0 0 ${size} ${size}`, role: "img", "aria-label": drawing.label });
   const add = (tag, attrs, text) => {
-    const item = document.createElementNS(SVG, tag);
-    for (const [key, value] of Object.entries(attrs)) item.setAttribute(key, String(value));
-    if (text !== undefined) item.textContent = text;
+    const item = svgElement(tag, attrs, text);
     svg.append(item);
     return item;
   };
   const defs = add("defs", {});
   for (const role of ["q", "k"]) {
-    const marker = document.createElementNS(SVG, "marker");
-    for (const [key, value] of Object.entries({ id: `arrow-${role}`, viewBox: "0 0 10 10",
-      refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse" })) {
-      marker.setAttribute(key, String(value));
-    }
-    const path = document.createElementNS(SVG, "path");
-    path.setAttribute("d", "M0,0 L10,5 L0,10 z");
-    path.setAttribute("class", `rope-${role}`);
-    marker.append(path);
+    const marker = svgElement("marker", { id: `arrow-${role}`, viewBox: "0 0 10 10",
+      refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse" });
+    marker.append(svgElement("path", { d: "M0,0 L10,5 L0,10 z", class: `rope-${role}` }));
     defs.append(marker);
   }
   add("line", { x1: 8, y1: c, x2: size - 8, y2: c, class: "axis" });
@@ -151,10 +131,7 @@ export function renderHeadView(node, view) {
       const weight = el("span", "", "hv-w");
       if (side === "q") button.append(weight, el("span", word));
       else button.append(el("span", word), weight);
-      const role = side === "q" ? "consulta" : "clave";
-      const mine = links.filter(({ link }) => (side === "q" ? link.from : link.to) === i);
-      button.setAttribute("aria-label", `${word} (${role}): ${mine.map(({ link }) =>
-        `${side === "q" ? view.words[link.to] : view.words[link.from]} ${link.text}`).join(", ") || "sin enlaces"}`);
+      button.setAttribute("aria-label", view.labels[side][i]); // Python's words
       if (side === "q" && i === view.query) button.classList.add("hv-query");
       const show = () => {
         figure.classList.add("hv-active");

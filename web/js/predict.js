@@ -4,7 +4,8 @@
 // what a question hides veiled until the reader answers or chooses to look
 // without predicting. render.js draws them as the renderer «predict».
 
-import { el, renderText } from "./render.js";
+import { el, renderText } from "./dom.js";
+import { say } from "./text.js";
 
 // A question whose answer (computed in Python) is revealed once the reader
 // picks. What the reader picked is page state, kept per question id.
@@ -33,10 +34,10 @@ export function renderPredict(node, prompt) {
       });
       options.append(button);
     }
-    const parts = [el("p", node.dataset.kicker || "Predice antes de mirar", "predict-kicker"),
+    const parts = [el("p", say(node.dataset.kicker || "predict.kicker"), "predict-kicker"),
       el("p", prompt.question, "predict-question"), options];
     if (node.dataset.hides) {
-      const skip = el("button", "Mostrar sin predecir", "predict-skip");
+      const skip = el("button", say("predict.skip"), "predict-skip");
       skip.type = "button";
       skip.addEventListener("click", () => {
         // This button hides, and the question now gives its answer in its
@@ -60,18 +61,12 @@ export function renderPredict(node, prompt) {
   revealPrediction(node, prompt);
   // On paper (lab.css shows it only in print): the options, and the answer
   // with its explanation, whether or not the reader picked.
-  renderText(node.querySelector(".predict-answer"),
-    `Opciones: ${prompt.options.map((option) => option.label).join(" · ")}. ${answerOf(prompt)}`);
+  renderText(node.querySelector(".predict-answer"), prompt.printed);
 }
 
 // Whether an option's value (as text: a button's data-value) is right.
 function isAnswer(prompt, value) {
   return prompt.answers.some((answer) => String(answer) === value);
-}
-
-// Python writes the whole answer, naming it once (lab_core/views.py).
-function answerOf(prompt) {
-  return prompt.explanation;
 }
 
 // The right answers marked (not by colour alone: an outline and the
@@ -93,7 +88,7 @@ function revealPrediction(node, prompt) {
   if (choice === undefined && skipped.has(node.dataset.hides)) {
     // Seen without predicting: what it showed is open, so the question
     // gives its answer too, rather than ask what the page already shows.
-    verdict.textContent = `Sin predecir. ${answerOf(prompt)}`;
+    verdict.textContent = say("predict.skipped", prompt);
     node.dataset.revealed = "skipped";
     markAnswers(node, prompt);
     return;
@@ -119,7 +114,7 @@ function revealPrediction(node, prompt) {
     return;
   }
   const right = isAnswer(prompt, choice);
-  verdict.textContent = `${right ? "¡Bien visto!" : "No exactamente."} ${prompt.explanation}`;
+  verdict.textContent = say(right ? "predict.right" : "predict.wrong", prompt);
   node.dataset.revealed = right ? "right" : "wrong";
   markAnswers(node, prompt);
   if (node.dataset.hides) {
@@ -131,7 +126,7 @@ function revealPrediction(node, prompt) {
 // Veil (or unveil) what a question hides, all of it in the question's own
 // panel (a unit test checks). A closed veil is laid again whenever that panel
 // is drawn, since tables may be rebuilt; an open one is lifted once.
-const liftedVeils = new WeakSet(); // questions whose veil is lifted
+let liftedVeils = new WeakSet(); // questions whose veil is lifted
 
 export function applyVeil(node) {
   const open = unveiled.has(node.dataset.hides);
@@ -155,4 +150,17 @@ export function look(question) {
   skipped.add(question.dataset.hides);
   applyVeil(question);
   if (question.currentPrompt) revealPrediction(question, question.currentPrompt);
+}
+
+/** Forget every answer given and every answer seen without predicting: each
+ *  question asks again and veils what it hides (lab.reset). */
+export function forgetAnswers() {
+  picked.clear();
+  unveiled.clear();
+  skipped.clear();
+  liftedVeils = new WeakSet();
+  for (const node of document.querySelectorAll(".predict[data-render]")) {
+    if (node.currentPrompt) revealPrediction(node, node.currentPrompt);
+    if (node.dataset.hides) applyVeil(node);
+  }
 }

@@ -9,22 +9,26 @@
 
 import { optionalJSON } from "./download.js";
 
-// The URL form of a value, as lab_core writes it (state._url_text): 1, 0.5,
-// "parque", [1, 0] -> "1;0", {"lugar.parque.k": [3, 0]} -> "lugar.parque.k:3;0".
-function urlText(value) {
-  if (Array.isArray(value)) {
-    const parts = value.map(urlText);
-    return parts.includes(null) ? null : parts.join(";");
-  }
+// The look-ups are spelled as lab_core spells a value in a URL
+// (state.url_text). The page spells only what a select or a stepper sets: a
+// choice or a position, text or a whole number. Every other key of a
+// prepared state holds its default, whose spelling the index carries
+// ("encoded", written by Python): the page encodes no number itself.
+function selectorText(value) {
+  if (typeof value === "string") return value;
+  return Number.isInteger(value) ? String(value) : null;
+}
+
+function canonical(value) {
+  if (Array.isArray(value)) return value.map(canonical);
   if (value && typeof value === "object") {
-    const parts = Object.keys(value).sort().map((key) => {
-      const text = urlText(value[key]);
-      return text === null ? null : `${key}:${text}`;
-    });
-    return parts.includes(null) ? null : parts.join(",");
+    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical(value[key])]));
   }
-  if (typeof value === "number") return Number.isFinite(value) ? String(value) : null;
-  return typeof value === "string" ? value : null;
+  return value;
+}
+
+export function sameValue(a, b) {
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 }
 
 const strings = (value) => Array.isArray(value) && value.every((item) => typeof item === "string");
@@ -34,7 +38,8 @@ const strings = (value) => Array.isArray(value) && value.every((item) => typeof 
 function wellFormed(index) {
   return Boolean(index) && typeof index === "object" && typeof index.path === "string" &&
     strings(index.group) && strings(index.selectors) && strings(index.files) &&
-    Boolean(index.defaults) && typeof index.defaults === "object";
+    Boolean(index.defaults) && typeof index.defaults === "object" &&
+    Boolean(index.encoded) && typeof index.encoded === "object";
 }
 
 // The page's own index, written by the build into
@@ -64,8 +69,14 @@ export class Prepared {
     return Boolean(this.index) && keys.every((key) => this.index.selectors.includes(key));
   }
 
+  // A key's look-up text in `state`, or null when it is not prepared.
+  spell(state, key) {
+    if (this.index.selectors.includes(key)) return selectorText(state[key]);
+    return key in state && sameValue(state[key], this.index.defaults[key]) ? this.index.encoded[key] : null;
+  }
+
   group(state) {
-    const parts = this.index.group.map((key) => urlText(state[key]));
+    const parts = this.index.group.map((key) => this.spell(state, key));
     if (parts.includes(null)) return Promise.resolve(null);
     const name = parts.join("-") || "default";
     if (!this.index.files.includes(name)) return Promise.resolve(null);
@@ -84,7 +95,7 @@ export class Prepared {
     const view = {};
     for (const [name, keys] of Object.entries(group.reads)) {
       if (!Array.isArray(keys)) return null;
-      const lookup = keys.map((key) => urlText(state[key]));
+      const lookup = keys.map((key) => this.spell(state, key));
       if (lookup.includes(null)) return null;
       const parts = group.parts[name];
       const part = parts && Object.prototype.hasOwnProperty.call(parts, lookup.join("|"))

@@ -6,10 +6,12 @@
 // retry after a fault fetches only what is missing. Every way a boot can fail
 // ends in a LoadError, within STALL_MS of the last sign of progress.
 
-import { LoadError, STALL_MS, download, stallTimer } from "./download.js";
+import { LoadError, download, stallTimer } from "./download.js";
+import { say } from "./text.js";
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
-const WORKER_FILE = { url: WORKER_URL.href, label: "el programa que ejecuta Python" };
+const WORKER_FILE = { url: WORKER_URL.href, label: say("file.worker"), Label: say("file.worker.cap"),
+  of: say("file.worker.of") };
 
 // The files of a runtime, and the lab_core wheel, as download.js wants them.
 function runtimeFiles(manifest, runtime) {
@@ -34,7 +36,7 @@ class Python {
     worker.onmessage = (event) => this.receive(event.data);
     worker.onerror = (event) => {
       event.preventDefault();
-      this.fail(new LoadError("runtime", null, event.message || "el proceso de Python se detuvo"));
+      this.fail(new LoadError("runtime", null, event.message || say("detail.worker_stopped")));
     };
   }
 
@@ -70,7 +72,7 @@ class Python {
 }
 
 function reportViolation(message) {
-  console.error(`Política de seguridad (worker): ${message.directive} bloqueó ${message.blocked}`);
+  console.error(`Content-Security-Policy (worker): ${message.directive} blocked ${message.blocked}`);
 }
 
 // Start the worker and follow its boot; resolves with a Python once lab_core
@@ -96,7 +98,7 @@ function startWorker(runtime, base, wheel, have, onStep, later) {
       reject(error);
     };
     const stall = stallTimer(() => quit(new LoadError("timeout", null,
-      `el paso «${step}» lleva ${STALL_MS / 1000} s sin avanzar`, { step })));
+      say("detail.step_stalled", { step }), { step })));
     // While files are still arriving, the download's own timer watches the
     // boot (a file that stalls is named as such); this one from then on.
     let watching = false;
@@ -106,7 +108,7 @@ function startWorker(runtime, base, wheel, have, onStep, later) {
       // A worker whose script did not load reports an error without a message.
       quit(event.message
         ? new LoadError("runtime", null, event.message, { step })
-        : new LoadError("script", WORKER_FILE, "no se pudo cargar js/worker.js"));
+        : new LoadError("script", WORKER_FILE, say("detail.worker_script")));
     };
     worker.onmessage = (event) => {
       const message = event.data;

@@ -1,13 +1,15 @@
 // Which lab.set calls are still on their way, and when the page is settled:
 // no call unsettled and every panel drawn (those a change left for a moment
-// later too, offscreen.js). <body data-busy> says it meanwhile: a signal for
-// tests and embedding pages that drive the controls and wait for the
-// result. The unsettled partials, in order, also say where the reader is
-// heading (heading()).
+// later too, offscreen.js). The page marks <body data-busy> meanwhile (its
+// onBusy), and lab.settled() resolves once it is over: for tests and for
+// embedding pages that drive the controls and wait for the result. The
+// unsettled partials, in order, also say where the reader is heading
+// (heading()). No DOM here: node --test runs it as it is.
 export class Settling {
-  // drawing(): whether panels are still to be drawn.
-  constructor(drawing) {
+  // drawing(): whether panels are still to be drawn; onBusy(busy): the page's mark.
+  constructor(drawing, onBusy = () => {}) {
     this.drawing = drawing;
+    this.onBusy = onBusy;
     this.requested = [];
     this.waiting = []; // resolvers of settled()
   }
@@ -15,7 +17,7 @@ export class Settling {
   // The promise of a lab.set call that applies `partial`, tracked until it settles.
   track(promise, partial) {
     this.requested.push(partial);
-    document.body.dataset.busy = "true";
+    this.onBusy(true);
     const done = () => {
       this.requested.splice(this.requested.indexOf(partial), 1);
       this.check();
@@ -31,7 +33,7 @@ export class Settling {
   // Called when a call settles or the last panel is drawn.
   check() {
     if (this.busy) return;
-    delete document.body.dataset.busy;
+    this.onBusy(false);
     for (const resolve of this.waiting.splice(0)) resolve();
   }
 

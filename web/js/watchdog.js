@@ -4,29 +4,41 @@
 // <html data-js="started"> as its first act; if instead the script element
 // reports an error, or the page finishes loading without it, or 30 s pass,
 // the status line says what failed and offers «Reintentar» (a reload: the
-// state is in the URL, so nothing is lost). No inline script anywhere.
+// state is in the URL, so nothing is lost). No inline script anywhere. Its
+// words are the page's (lab_core/page_text.py, in <script id="lab-text">).
 (function () {
   "use strict";
-  var LIMIT_MS = 30000;
+  var LIMIT_MS = 30000; // the text says «30 s»
   var shown = false;
+
+  function say(key, values) {
+    var node = document.getElementById("lab-text");
+    var table = {};
+    try {
+      table = node ? JSON.parse(node.textContent) : {};
+    } catch (error) {
+      table = {};
+    }
+    var text = table[key] || key;
+    return text.replace(/\{(\w+)\}/g, function (whole, name) {
+      return values && name in values ? String(values[name]) : whole;
+    });
+  }
 
   function started() {
     return document.documentElement.getAttribute("data-js") === "started";
   }
 
-  function say(detail) {
+  function fail(detail) {
     if (shown || started()) return;
     var fault = document.getElementById("fault");
     var status = document.getElementById("status");
     if (!fault || !status) return;
     shown = true;
     status.setAttribute("data-phase", "error");
-    document.getElementById("status-text").textContent = "No se pudo arrancar el laboratorio.";
-    fault.querySelector(".fault-title").textContent =
-      "No se pudo cargar el programa de esta página.";
-    fault.querySelector(".fault-advice").textContent =
-      "Comprueba tu conexión y pulsa «Reintentar». Si sigue fallando, avisa a quien " +
-      "publicó el laboratorio.";
+    document.getElementById("status-text").textContent = say("status.failed");
+    fault.querySelector(".fault-title").textContent = say("fault.page");
+    fault.querySelector(".fault-advice").textContent = say("fault.page.advice");
     fault.querySelector(".fault-detail").textContent = detail;
     var button = fault.querySelector(".fault-retry");
     button.hidden = false;
@@ -39,12 +51,11 @@
   window.addEventListener("error", function (event) {
     var target = event.target;
     if (target && target.tagName === "SCRIPT") {
-      say("no se pudo cargar " + (target.getAttribute("src") || "un script") +
-          " (o uno de los módulos que importa)");
+      fail(say("detail.script", { src: target.getAttribute("src") || "script" }));
     }
   }, true);
   window.addEventListener("load", function () {
-    setTimeout(function () { say("la página cargó, pero js/main.js no llegó a ejecutarse"); }, 0);
+    setTimeout(function () { fail(say("detail.never_ran")); }, 0);
   });
-  setTimeout(function () { say("js/main.js no respondió en " + LIMIT_MS / 1000 + " s"); }, LIMIT_MS);
+  setTimeout(function () { fail(say("detail.no_answer")); }, LIMIT_MS);
 }());

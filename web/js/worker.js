@@ -47,7 +47,7 @@ function serveFromPreloaded() {
   self.importScripts = (...urls) => {
     for (const url of urls) {
       const bytes = preloaded(url);
-      if (!bytes) throw new Error(`archivo no precargado: ${url}`);
+      if (!bytes) throw new Error(`file not preloaded: ${url}`);
       (0, eval)(new TextDecoder().decode(bytes));
       if (url.endsWith("pyodide.asm.js")) hookModule();
     }
@@ -109,7 +109,7 @@ async function boot({ runtime, base, wheel, files: given }) {
       // Newer Pyodide rejects, older ones only log: the check below decides.
     }
     if (!("numpy" in pyodide.loadedPackages)) {
-      throw Object.assign(new Error("numpy no está disponible"), { kind: "missing-numpy" });
+      throw Object.assign(new Error("numpy is not available"), { kind: "missing-numpy" });
     }
   });
   await step("lab", () => {
@@ -158,6 +158,6 @@ self.onmessage = (event) => {
       post({ type: "reply", id: message.id, reply: null, failure: String(error.message || error) });
     }
   } else {
-    throw new Error(`mensaje desconocido: ${message.type}`);
+    throw new Error(`unknown message: ${message.type}`);
   }
 };
