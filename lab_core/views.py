@@ -52,18 +52,6 @@ Prediction prompts, wherever they appear:
   why; the page adds no words of its own to it. "printed": what paper shows
   in the question's place (its options, then the explanation).
 
-builder     the reader's sentences for the sentence builder: {"words",
-            "other_words": [{"index", "word", "label"}], "count",
-            "other_count", "full", "other_full", "single", "other_single"}.
-vectors     the vector editor: {"tables": [{"head", "label", "caption",
-            "edited" (how many of its vectors), "picker" (its button's words
-            when several heads show), "rows": [{"word", "cells": [{"name",
-            "role", "x", "y", "edited", "label", "original"}]}]}], "edited"}.
-learning    panel 8, a head trained twice (attention_lab/learning.py): {"step",
-            "table" (loss and accuracies per mask), "chart" (both losses),
-            "weights" (tables of banco's attention), "views" (head views),
-            "vectors": {"q", "text", "table"}, "verdict", "stopped" [str],
-            "corpus", "predict"}.
 state_line  the state as a reader says it («Frase: El banco del parque ·
             Consulta: banco · …»), printed on paper with the link.
 announce    {state key: sentence}: what a screen reader hears after a change
@@ -71,6 +59,18 @@ announce    {state key: sentence}: what a screen reader hears after a change
 
 Attention lab ("attention", lab_core/attention_lab/)
 ------------------------------------------------------
+builder     the reader's sentences for the sentence builder: {"words",
+            "other_words": [{"index", "word", "label"}], "count",
+            "other_count", "full", "other_full", "single", "other_single"}.
+vectors     the vector editor: {"tables": [{"head", "label", "caption",
+            "edited" (how many of its vectors), "picker" (its button's words
+            when several heads show), "rows": [{"word", "cells": [{"name",
+            "role", "x", "y", "edited", "label", "original"}]}]}], "edited"}.
+learning    panel 8, a head trained twice (attention_lab/aprende.py): {"step",
+            "table" (loss and accuracies per mask), "chart" (both losses),
+            "weights" (tables of banco's attention), "views" (head views),
+            "vectors": {"q", "text", "table"}, "verdict", "stopped" [str],
+            "corpus", "predict"}.
 sentence    {"id" (a preset, or "propia"), "label", "tokens", "own", "other",
             "other_tokens", "other_own"}: the sentence shown and the one
             comparisons use (the reader's own, or the presets).
@@ -139,7 +139,7 @@ ffn         {"d_model", "d_ff", "ratio", "demo" (the fixed FFN the checks use:
             "gelu_at", "collapse": {"error", "shape_a", "verdict"},
             "locality": {"ffn3", "ffn5", "attn5", "verdict"}}.
 block       {"shape_in", "shape_out", "check", "real", "note", "d_k",
-            "params": {"headers", "rows", "note"} (in Spanish, as the page
+            "params": {"headers", "rows", "note", "shares"} (in Spanish, as the page
             shows it), "published" (what the article's own cell publishes on
             window.py_table_data: English headers, "1,048,576", "33.3%"),
             "table", "ffn_share", "share_sentence"}.

@@ -31,6 +31,7 @@ def parameter_table(d_model, d_ff):
             ["Total", d.fmt_int(counts["total"]), d.fmt(100, 1) + " %"],
         ],
         "note": d.shares_note(shares),
+        "shares": dict(zip(("attention", "ffn", "layernorm"), shares)),
     }
 
 
@@ -135,7 +136,7 @@ def block_panel(state):
                            "cells": [d.cell(None, text) for text in row[1:]]}
                           for row in table["rows"]], table["headers"][0], table["note"]),
         "published": article_table(d_model, d_ff),
-        "ffn_share": table["rows"][1][2],
+        "ffn_share": table["shares"]["ffn"],
         "share_sentence": share_sentence(d_model, d_ff),
     }
 

@@ -159,6 +159,10 @@ class Lab:
     def errors(self):
         return self.page.lab_errors[self.first_error:]
 
+    def forget_errors(self):
+        """The errors so far were expected (a test checked them)."""
+        self.first_error = len(self.page.lab_errors)
+
     def open(self, base_url, query=""):
         """Load a page and wait until it has settled: Python is live
         (lab.ready) and its own view is on screen (<body data-live="true">;
@@ -189,6 +193,8 @@ class Lab:
         panel = params.pop("panel", None) or self.page.evaluate(
             "JSON.parse(document.getElementById('lab-prepared').textContent).defaults.panel")
         refused = self.page.evaluate(RESET, [params, panel, given])
+        if refused is None:
+            self.page.wait_for_function(URL_SHOWS_VIEW)
         return refused is None
 
     def look(self):

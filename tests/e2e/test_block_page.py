@@ -119,6 +119,7 @@ def test_a_refused_value_gives_way_to_the_kept_one_when_its_message_goes(lab):
     assert heads.input_value() == "1"
 
 
+@pytest.mark.cold
 def test_number_fields_read_the_spanish_comma_and_step_with_the_arrows(lab):
     # A number input reads «2,5» as 25 (the comma as a thousands mark): the
     # fields are text, and Python reads what the student wrote.

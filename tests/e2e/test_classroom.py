@@ -53,6 +53,7 @@ def test_copy_the_link_and_reset_to_the_article(lab):
     assert lab.search() == ""
 
 
+@pytest.mark.cold
 def test_a_link_copied_or_left_right_after_a_change_carries_it(lab):
     # A change's URL is written once the changes pause (url.js), and at once
     # when something reads it. Each click below runs in the same task as the
@@ -108,6 +109,7 @@ def test_a_panel_link_adds_no_history_entry(lab):
     assert "panel=mascara" in lab.url()
 
 
+@pytest.mark.cold
 def test_copying_without_a_clipboard_shows_the_text_to_select(lab):
     lab.page.add_init_script("""Object.defineProperty(navigator, 'clipboard', {value: {
         writeText: () => Promise.reject(new Error('denied'))}});""")
@@ -154,6 +156,7 @@ def test_an_embed_of_the_first_panel_stays_one_after_a_reload(lab, page_name, pa
     assert lab.notices() == []
 
 
+@pytest.mark.cold
 def test_an_embed_works_inside_an_iframe(lab):
     src = lab.base_url + "?embed=1&panel=puntuacion&mask=bidirectional"
     lab.page.set_content('<iframe src="%s" title="lab" width="800" height="700"></iframe>' % src)
@@ -193,6 +196,7 @@ def test_the_embed_snippet_is_for_the_current_view_and_cannot_be_injected(lab):
 
 # ----------------------------------------------------------------- export
 
+@pytest.mark.cold
 def test_every_table_exports_exactly_what_it_shows(lab):
     clipboard(lab)
     lab.open(lab.base_url, "?mask=bidirectional")
@@ -418,6 +422,7 @@ CONTRAST = """() => {
 }"""
 
 
+@pytest.mark.cold
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("page_name", ["", "bloque.html"])
 def test_text_and_heat_cells_meet_aa_contrast(lab, scheme, page_name):

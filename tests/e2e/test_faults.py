@@ -12,6 +12,8 @@ import pytest
 
 from conftest import STATIC, text
 
+pytestmark = pytest.mark.cold  # faults of the boot are the subject
+
 URL = "?mask=bidirectional"  # a link with state: it must survive the fault and the retry
 RUNTIME = STATIC / "runtime" / "pyodide-0.17.1"
 
@@ -175,7 +177,7 @@ def test_the_page_says_so_when_its_own_script_cannot_load(lab, kind):
     assert lab.page.locator("#status .spinner").is_hidden()
     # A script cut short is a syntax error the browser reports: that one only.
     assert len(lab.errors) == (kind == "truncated"), lab.errors
-    lab.errors.clear()
+    lab.forget_errors()
     fault.on = False
     with lab.page.expect_navigation():
         box.get_by_role("button", name="Reintentar").click()

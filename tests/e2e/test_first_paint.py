@@ -8,6 +8,8 @@ import pytest
 from conftest import RENDERED, STATIC, expected, rows_text, text
 from lab_core import prepared
 
+pytestmark = pytest.mark.cold  # the first paint, the boot and reloads are the subject
+
 # Compare two views field by field, in the page (key order does not matter).
 SAME = """(a, b) => {
   const canon = (v) => Array.isArray(v) ? v.map(canon)

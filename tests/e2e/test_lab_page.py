@@ -1,3 +1,4 @@
+import pytest
 """The attention lab in a real Chromium, on the bundled Pyodide runtime."""
 import re
 
@@ -412,6 +413,7 @@ def test_home_and_end_land_at_the_edges_of_the_page(lab):
         assert lab.page.evaluate("() => Math.abs(scrollY - (%s))" % edge) < 1, key
 
 
+@pytest.mark.cold
 def test_what_the_sticky_bar_covers_is_not_on_screen(lab):
     # Scrolled to panel 3, the end of panel 2 sits under the sticky bar.
     # «todas» grows panel 2 by three heads' tables that nobody can see

@@ -7,6 +7,8 @@ is in view at phone width without any sideways scrolling.
 """
 import pytest
 
+pytestmark = pytest.mark.cold  # fresh layouts at each width are the subject
+
 WIDTHS = [320, 390, 768, 1366, 1920]
 PAGES = ["?mask=bidirectional", "?mask=bidirectional&head=all&step=4",
          "?tokens=El;banco;del;parque;de;cr%C3%A9dito;banco;parque",  # a long «Tu frase» option

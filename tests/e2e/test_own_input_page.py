@@ -111,6 +111,7 @@ def refuse_doce(lab, field):
     return message
 
 
+@pytest.mark.cold
 def test_on_a_phone_a_refused_value_and_its_field_are_both_on_screen(lab):
     # The editor stacks 18 rows on a phone; its message sits after them.
     lab.page.set_viewport_size({"width": 390, "height": 844})
@@ -124,6 +125,7 @@ def test_on_a_phone_a_refused_value_and_its_field_are_both_on_screen(lab):
     assert field.evaluate(on_screen) and message.evaluate(on_screen)
 
 
+@pytest.mark.cold
 @pytest.mark.parametrize("width,height", [(390, 844), (1366, 768)])
 def test_a_refused_value_never_covers_its_field(lab, width, height):
     # The message sticks to the bottom of the screen: a field typed in at the

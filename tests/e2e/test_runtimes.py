@@ -5,6 +5,8 @@ import pytest
 
 from conftest import text
 
+pytestmark = pytest.mark.cold  # which runtime boots is the subject
+
 
 def test_current_runtime_without_numpy_ends_in_a_clear_message(lab):
     lab.page.goto(lab.base_url + "?runtime=current&mask=bidirectional")

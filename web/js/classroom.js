@@ -32,6 +32,7 @@ const ACTS = {
   reset: (target) => {
     const { panel, ...article } = lab.defaults(); // the article's state, where the reader is
     lab.set(article).then(() => {
+      url.flush(); // a teacher may copy the address bar by hand at once
       confirmNear(target, say("reset.done"));
       lab.announce(say("reset.said"));
     }).catch(() => {});

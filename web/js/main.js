@@ -8,8 +8,9 @@
 //   lab.state       a copy of the state the page shows
 //   lab.set(p)      Promise, resolves once the page shows the state with `p`
 //                   applied; rejects (state unchanged) on a bad value
-//   lab.settled()   Promise, resolves once every lab.set has settled and
-//                   every panel shows the current state
+//   lab.settled()   Promise, resolves once every lab.set has settled,
+//                   every panel shows the current state and the address
+//                   bar holds it
 //   lab.runtime     {name, pyodide, python, numpy} once ready
 // Which lab this page is comes from <body data-lab>.
 
@@ -91,7 +92,8 @@ function ask(request) {
 
 // ------------------------------------------------------------ lab.set
 
-const settled = () => settling.settled();
+// Whoever waits for the page to settle may read the address bar next.
+const settled = () => settling.settled().then(() => url.flush());
 const heading = () => settling.heading(screen.state);
 
 function set(partial) {
