@@ -3,6 +3,11 @@
 The page's tables already hold every number as Spanish text (1,41; −∞;
 3.150.336): the exports copy those texts, never re-format the values, so a
 table pasted into a course page or a paper reads exactly as on screen.
+Each export names what it shows, so that a causal table cannot be taken for
+a bidirectional one once it is out of the page: the view's state line
+(«Frase: … · Máscara: causal · Cabeza: …», or the block's sizes) and the
+page's link, after the table in CSV (a spreadsheet reads the table from
+its first row), under the caption in Markdown, in the caption in LaTeX.
 CSV is for spreadsheets, which read a cell as a number only in their own
 spelling: it uses ';' between fields, as spreadsheets in Spanish expect
 (the decimal comma is taken), and a cell that is one number is written the
@@ -66,12 +71,20 @@ def spreadsheet_text(text):
     return text
 
 
-def to_csv(table):
+# The words that introduce the context lines of an export.
+STATE_WORD, LINK_WORD = "Estado", "Enlace"
+
+
+def to_csv(table, state=None, link=None):
     out = io.StringIO()
     writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
     rows = grid(table)
     writer.writerow(rows[0])
     writer.writerows([row[0]] + [spreadsheet_text(text) for text in row[1:]] for row in rows[1:])
+    context = [[word, text] for word, text in ((STATE_WORD, state), (LINK_WORD, link)) if text]
+    if context:
+        writer.writerow([])
+        writer.writerows(context)
     return out.getvalue()
 
 
@@ -79,9 +92,14 @@ def _markdown_text(text):
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
 
-def to_markdown(table):
+def to_markdown(table, state=None, link=None):
     rows = grid(table)
     lines = ["**%s**" % _markdown_text(table["caption"]), ""]
+    context = [_markdown_text(state)] if state else []
+    if link:
+        context.append("<%s>" % link.replace(">", "%3E").replace(" ", "%20"))
+    if context:
+        lines[1:1] = ["", " · ".join(context)]
     lines.append("| " + " | ".join(_markdown_text(t) or " " for t in rows[0]) + " |")
     lines.append("| --- | " + " | ".join("---:" for _ in rows[0][1:]) + " |")
     for row in rows[1:]:
@@ -111,14 +129,16 @@ def latex_text(text):
     return "".join(out).replace("$$", "")
 
 
-def to_latex(table):
+def to_latex(table, state=None, link=None):
     rows = grid(table)
+    caption = table["caption"] + (". " + state if state else "")
     lines = [
         "% " + latex_text(table["caption"]).replace("\n", " "),
         "% Con pdflatex: \\usepackage[utf8]{inputenc} y \\usepackage[T1]{fontenc}.",
+    ] + (["%% %s: %s" % (LINK_WORD, link.replace("\n", " "))] if link else []) + [
         "\\begin{table}[ht]",
         "\\centering",
-        "\\caption{%s}" % latex_text(table["caption"]),
+        "\\caption{%s}" % latex_text(caption),
         "\\begin{tabular}{l%s}" % ("r" * (len(rows[0]) - 1)),
         "\\hline",
         " & ".join(latex_text(t) for t in rows[0]) + " \\\\",
@@ -148,11 +168,13 @@ def tables_of(node):
             yield from tables_of(item)
 
 
-def export_table(view, table_id):
-    """The exports of the table with this id in the view, or ValueError."""
+def export_table(view, table_id, link=None):
+    """The exports of the table with this id in the view, naming the view's
+    state and `link` (the page's address), or ValueError."""
+    state = view.get("state_line")
     for table in tables_of(view):
         if table["id"] == table_id:
             return {"id": table_id, "caption": table["caption"], "filename": filename(table),
-                    "csv": to_csv(table), "markdown": to_markdown(table),
-                    "latex": to_latex(table)}
+                    "csv": to_csv(table, state, link), "markdown": to_markdown(table, state, link),
+                    "latex": to_latex(table, state, link)}
     raise ValueError("esta vista no tiene la tabla «%s»" % table_id)

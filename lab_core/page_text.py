@@ -128,6 +128,8 @@ TEXT = {
     "copy.manual": "{what}: el navegador no deja copiar aquí; selecciónalo y cópialo tú.",
     "copy.link": "El enlace",
     "copy.link.done": "Enlace copiado",
+    "copy.teacher": "El enlace con respuestas",
+    "copy.done": "Copiado: {format}",
     "copy.snippet": "El código para insertar",
     "copy.table": "La tabla en {format}",
     "reset.done": "Vuelta al ejercicio del artículo",
@@ -160,6 +162,8 @@ TEXT = {
     "predict.right": "¡Bien visto! {explanation}",
     "predict.wrong": "No exactamente. {explanation}",
     "predict.skipped": "Sin predecir. {explanation}",
+    "predict.again": "Ya respondiste esta pregunta con otro estado: el resultado queda a la vista. "
+                     "Puedes volver a predecir.",
 
     # The sentence builder and the vector editor.
     "chip.left": "Mover «{word}» (posición {i}) a la izquierda",
@@ -180,6 +184,7 @@ TEXT = {
     # The training player.
     "play": "Reproducir",
     "pause": "Pausa",
+    "play.ask": "Antes de reproducir, responde la pregunta (o pulsa «Mostrar sin predecir»).",
 }
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")

@@ -200,6 +200,20 @@ def vector(label, n, low, high):
     return Key(label, parse)
 
 
+def flag(label):
+    """A yes/no key: true or false, or 1 and 0 as a link writes them."""
+    def parse(value, state):
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, (int, str)) and str(value).strip().lower() in ("1", "true"):
+            return True
+        if isinstance(value, (int, str)) and str(value).strip().lower() in ("0", "false"):
+            return False
+        raise ValueError("%s: «%s» debe ser 1 (sí) o 0 (no)" % (label, shown(value)))
+
+    return Key(label, parse)
+
+
 def permutation(label, n):
     """An order of 0..n-1: a list of ints or the text '0;4;2;3;1'."""
     def parse(value, state):
@@ -298,6 +312,8 @@ def url_text(value):
         return ",".join("%s:%s" % (name, url_text(value[name])) for name in sorted(value))
     if isinstance(value, (list, tuple)):
         return ";".join(url_text(v) for v in value)
+    if isinstance(value, bool):
+        return "1" if value else "0"
     if isinstance(value, float):
         return str(int(value)) if value.is_integer() else repr(value)
     return str(value)

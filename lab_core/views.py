@@ -246,8 +246,11 @@ def answer(request_text):
             return _batch(lab_name, spec, request)
         elif request.get("from") == "export":
             state = update_state(spec, request.get("state"), {})
+            link = request.get("link")
+            if link is not None and not isinstance(link, str):
+                raise ValueError("el enlace de una exportación debe ser un texto")
             return {"ok": True, "export": export_table(render(lab_name, state),
-                                                       request.get("table"))}
+                                                       request.get("table"), link)}
         else:
             current = request.get("current")
             if current is not None and not isinstance(current, dict):

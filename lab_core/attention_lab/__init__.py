@@ -15,7 +15,7 @@ from ..didactic_train import DEFAULT_LR, DEFAULT_SEED, MAX_SEED, MAX_STEPS
 from ..lab import Lab, Panel, number_fields
 from ..memo import reads
 from ..state import (
-    Key, Spec, choice_key, float_range, int_range, number_control, parse_float, parse_int,
+    Key, Spec, choice_key, flag, float_range, int_range, number_control, parse_float, parse_int,
     shown, vector,
 )
 from ..words import plural
@@ -28,8 +28,8 @@ from .context import (
 
 # Every panel, once: its id (the page's anchor), its title, its module.
 PANELS = (
-    Panel("propia", "Tu propia frase", propia),
     Panel("puntuacion", "1 · De dónde sale una puntuación", puntuacion),
+    Panel("propia", "Tu propia frase", propia),
     Panel("mezcla", "2 · La mezcla y el vocabulario", mezcla),
     Panel("cabezas", "3 · Las cabezas, una a una y juntas", cabezas),
     Panel("mascara", "4 · La máscara, antes de softmax", mascara),
@@ -49,6 +49,7 @@ HEAD_LABELS = dict([(k, h["label"]) for k, h in HEADS.items()]
                    + [(ALL_HEADS, "todas (concatenar y W_O)")])
 
 LABELS = {
+    "respuestas": "Respuestas a la vista",
     "sentence": "Frase", "tokens": "Tu frase", "other": "Frase para comparar",
     "vec": "Tus vectores", "query": "Consulta", "mask": "Máscara", "head": "Cabeza",
     "key": "Clave", "dk": "Anchura dₖ", "theta": "Frecuencia θ",
@@ -180,6 +181,7 @@ SPEC = Spec(
         "gen_temp": float_range(LABELS["gen_temp"], *GEN_TEMP_RANGE),
         "gen_seed": int_range(LABELS["gen_seed"], 0, GEN_SEED_MAX),
         "panel": choice_key(LABELS["panel"], TITLES),
+        "respuestas": flag(LABELS["respuestas"]),
     },
     defaults={
         "sentence": DEFAULT_STATE["sentence"], "tokens": [], "other": [], "vec": {},
@@ -200,7 +202,7 @@ SPEC = Spec(
         "gen_mode": "greedy",
         "gen_temp": 1.0,
         "gen_seed": 0,
-        "panel": "puntuacion",
+        "panel": "puntuacion",        "respuestas": False,  # a teacher's link shows every answer
     },
     # A preset sentence replaces the reader's own; positions follow a
     # sentence that got shorter.

@@ -176,17 +176,50 @@ def arithmetic_panel(state):
         "query": tokens[i],
         "key": tokens[j],
         "blocks": [_arithmetic(runs[h], h, i, j) for h in shown_heads(state)],
-        "predict": prompt({
-            "id": "pred-puntuacion:%s:%s:%s:%d" % ("|".join(tokens), state["mask"], head_id, i),
-            "question": "En %s, ¿qué clave recibirá más peso en la fila de «%s»?"
-                        % (asked_head(state), tokens[i]),
-            "options": options((w, w) for w in words),
-            "answers": top,
-            "explanation": "Más peso: %s.%s Un peso no depende solo de su puntuación: "
-                           "softmax la compara con todas las demás abiertas de la fila."
-                           % (winner_sentence(words, shown), "".join(where)),
-        }),
+        "predict": _weight_question(state, tokens, head_id, weights, texts,
+                                    runs[head_id]["mask"][i], words, shown, "".join(where)),
     }
+
+
+# The panel's question asks for one weight, the chosen key's share of the
+# query's row, in three bands: the score table in view beside it does not
+# give that away (softmax has to be thought through), while the row's
+# largest score would name the key with the most weight.
+WEIGHT_BANDS = (("cero", "0"), ("menos", "más de 0 y menos de la mitad"), ("mitad", "la mitad o más"))
+HALF = d.fmt(0.5, d.WEIGHT_DIGITS)
+
+
+def weight_band(weight, text, allowed):
+    """The right bands for a weight: ["cero"] when the mask blocks it, else
+    by its value; a weight that reads as the half (0,50) is right both ways."""
+    if not allowed:
+        return ["cero"]
+    if text == HALF:
+        return ["menos", "mitad"]
+    return ["mitad"] if weight >= 0.5 else ["menos"]
+
+
+def _weight_question(state, tokens, head_id, weights, texts, allowed, words, shown, where):
+    i, j = state["query"], state["key"]
+    answers = weight_band(weights[j], texts[j], allowed[j])
+    if not allowed[j]:
+        share = ("«%s» recibe 0: está después de «%s» y la máscara causal lo tapa."
+                 % (tokens[j], tokens[i]))
+    else:
+        share = "«%s» recibe %s de la fila de «%s»: %s." % (
+            tokens[j], texts[j], tokens[i],
+            "la mitad, leída con dos decimales" if len(answers) == 2
+            else "más de la mitad" if answers == ["mitad"] else "menos de la mitad")
+    return prompt({
+        "id": "pred-puntuacion:%s:%s:%s:%d:%d" % ("|".join(tokens), state["mask"], head_id, i, j),
+        "question": "En %s, ¿qué peso recibirá «%s» en la fila de «%s»?"
+                    % (asked_head(state), tokens[j], tokens[i]),
+        "options": options(WEIGHT_BANDS),
+        "answers": answers,
+        "explanation": "%s Más peso en la fila: %s.%s Un peso no depende solo de su puntuación: "
+                       "softmax la compara con todas las demás abiertas de la fila."
+                       % (share, winner_sentence(words, shown), where),
+    })
 
 
 # --------------------------------------------------- why divide by √d_k

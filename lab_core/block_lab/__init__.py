@@ -16,7 +16,7 @@ from ..didactic_block import ORDER_SENTENCE, SWAPPED_ORDER
 from ..lab import Lab, Panel, number_fields
 from ..memo import reads
 from ..state import (
-    Key, Spec, choice_key, float_range, int_range, number_control, parse_int, permutation, vector,
+    Key, Spec, choice_key, flag, float_range, int_range, number_control, parse_int, permutation, vector,
 )
 from ..state import state_line as line_of
 from ..words import plural
@@ -36,6 +36,7 @@ PANELS = (
 TITLES = {panel.id: panel.title for panel in PANELS}
 
 LABELS = {
+    "respuestas": "Respuestas a la vista",
     "order": "Orden", "pe_positions": "Posiciones", "pe_d": "d_model de la codificación",
     "shift_k": "Desplazamiento k", "depth": "Profundidad", "ln_x": "Vector x",
     "gamma": "Escala γ", "beta": "Desplazamiento β", "d_model": "d_model",
@@ -78,6 +79,7 @@ SPEC = Spec(
         "heads": Key(LABELS["heads"], _heads),
         "d_ff": _size("d_ff"),
         "panel": choice_key(LABELS["panel"], TITLES),
+        "respuestas": flag(LABELS["respuestas"]),
     },
     defaults={
         "order": list(SWAPPED_ORDER),
@@ -91,7 +93,7 @@ SPEC = Spec(
         "d_model": 512,
         "heads": 8,
         "d_ff": 2048,
-        "panel": "orden",
+        "panel": "orden",        "respuestas": False,  # a teacher's link shows every answer
     },
 )
 

@@ -7,6 +7,7 @@ a cross-runtime check.
 import re
 
 from lab_core import attention_lab
+from lab_core.page_text import TEXT as SAID
 
 from conftest import RENDERED, expected, rows_text, text, texts
 
@@ -33,52 +34,60 @@ def test_score_arithmetic_for_the_article_cell(lab):
     assert "Peso final: 0." in text(derivation)
 
 
+MORE = "la mitad o más"  # panel 1's question: the chosen key's weight, in three bands
+LESS = "más de 0 y menos de la mitad"
+
+
 def test_score_prediction_is_revealed_after_a_pick(lab):
     lab.open(lab.base_url, "?mask=bidirectional")
     prompt = lab.page.locator("#puntuacion .predict")
+    assert text(prompt.locator(".predict-question")) == (
+        "En «pista de lugar», ¿qué peso recibirá «parque» en la fila de «banco»?")
     assert text(prompt.locator(".predict-verdict")) == ""
-    prompt.get_by_role("button", name="El", exact=True).click()
+    prompt.get_by_role("button", name="0", exact=True).click()
     lab.settle()
     assert prompt.get_attribute("data-revealed") == "wrong"
-    prompt.get_by_role("button", name="parque", exact=True).click()
+    prompt.get_by_role("button", name=MORE, exact=True).click()
     lab.settle()
     assert prompt.get_attribute("data-revealed") == "right"
-    assert "parque" in text(prompt.locator(".predict-verdict"))
+    assert text(prompt.locator(".predict-verdict")).startswith(
+        "¡Bien visto! «parque» recibe 0,58 de la fila de «banco»: más de la mitad.")
 
 
-def test_each_new_question_hides_its_answer_until_it_is_answered(lab):
-    # After one answer the weights stayed in view while the next question
-    # (another mask, another row) asked «Predice antes de mirar».
+def test_a_question_answered_stays_answered(lab):
+    # Step 4 of the exercise asked again what step 3 had answered: the
+    # weights hid behind a new question. An answer now opens them for the
+    # visit, across changes and a reload of the tab, until lab.reset().
     lab.open(lab.base_url, "?mask=bidirectional")
     prompt = lab.page.locator("#puntuacion .predict")
     weights = lab.page.locator("#puntuacion .weights-wrap").first
     veiled = "(w) => w.classList.contains('veiled') && w.inert"
     skip = prompt.get_by_role("button", name="Mostrar sin predecir")
     assert weights.evaluate(veiled) is True
-    prompt.get_by_role("button", name="parque", exact=True).click()
+    prompt.get_by_role("button", name=MORE, exact=True).click()
     assert weights.evaluate(veiled) is False and skip.is_hidden()
     assert lab.cell("Pesos", "banco", "parque") == "0,58"
-    lab.set(mask="causal")  # step 4 of the exercise: a new question
-    assert weights.evaluate(veiled) is True and skip.is_visible()
-    assert prompt.get_attribute("data-revealed") == "false" and text(prompt.locator(".predict-verdict")) == ""
-    view = expected(mask="causal")["arithmetic"]["predict"]
-    assert sorted(view["answers"]) == ["El", "banco"]  # 0,50 each
-    prompt.get_by_role("button", name="banco", exact=True).click()
-    assert prompt.get_attribute("data-revealed") == "right" and weights.evaluate(veiled) is False
+    lab.set(mask="causal")  # step 4: the weight falls to 0, in view at once
+    assert weights.evaluate(veiled) is False and skip.is_hidden()
     assert lab.cell("Pesos", "banco", "parque") == "0"
-    # Back to a question already answered: its answer is in view at once.
-    lab.set(mask="bidirectional")
-    assert prompt.get_attribute("data-revealed") == "right" and weights.evaluate(veiled) is False
-    # A row picked in the weights' table asks a new question: the focus
-    # goes to it, not to a table now hidden.
-    lab.find_table("Pesos").get_by_role("button", name="El", exact=True).click()
-    assert lab.settle()["query"] == 0
+    assert prompt.get_attribute("data-revealed") == "open"
+    assert text(prompt.locator(".predict-verdict")) == SAID["predict.again"]
+    view = expected(mask="causal")["arithmetic"]["predict"]
+    assert view["answers"] == ["cero"]
+    prompt.get_by_role("button", name="0", exact=True).click()  # may still be answered
+    assert prompt.get_attribute("data-revealed") == "right"
+    # A reload of the tab keeps the answers.
+    lab.page.reload()
+    lab.page.evaluate("window.lab.ready")
+    lab.page.wait_for_selector("body[data-live='true']", state="attached")
+    lab.settle()
+    assert lab.state()["mask"] == "causal"
+    assert weights.evaluate(veiled) is False
+    assert prompt.get_attribute("data-revealed") == "right"
+    # lab.reset() forgets them.
+    lab.page.evaluate("window.lab.reset()")
     assert weights.evaluate(veiled) is True
-    assert prompt.evaluate("(q) => q.querySelector('.predict-options button') === document.activeElement")
-    # «Mostrar sin predecir» opens the weights for good.
-    skip.click()
-    lab.set(query=2)
-    assert weights.evaluate(veiled) is False and prompt.get_attribute("data-revealed") == "skipped"
+    assert prompt.get_attribute("data-revealed") == "false"
 
 
 def test_a_question_seen_without_predicting_gives_its_answer(lab):
@@ -90,26 +99,26 @@ def test_a_question_seen_without_predicting_gives_its_answer(lab):
     prompt.get_by_role("button", name="Mostrar sin predecir").click()
     assert prompt.get_attribute("data-revealed") == "skipped"
     right = [o["label"] for o in view["options"] if o["value"] in view["answers"]]
-    assert right == ["parque"]
+    assert right == [MORE]
     # Python's explanation names the answer once; the page adds nothing to it.
-    assert view["explanation"].startswith("Más peso: parque (0,58).")
+    assert view["explanation"].startswith("«parque» recibe 0,58 de la fila de «banco»: más de la "
+                                          "mitad. Más peso en la fila: parque (0,58).")
     assert text(prompt.locator(".predict-verdict")) == "Sin predecir. " + view["explanation"]
-    assert texts(prompt.locator(".predict-options button.correct")) == ["parque"]
+    assert texts(prompt.locator(".predict-options button.correct")) == [MORE]
     lab.set(query=0)  # another row, another question: its answer too
     view = expected(mask="bidirectional", query=0)["arithmetic"]["predict"]
     assert prompt.get_attribute("data-revealed") == "skipped"
-    assert view["explanation"].startswith("Más peso: empate entre El y del")  # a tie: two answers
+    assert "Más peso en la fila: empate entre El y del" in view["explanation"]  # a tie
     assert text(prompt.locator(".predict-verdict")) == "Sin predecir. " + view["explanation"]
     # The reader may still answer: their pick is judged as any other.
-    prompt.get_by_role("button", name="del", exact=True).click()
+    prompt.get_by_role("button", name=LESS, exact=True).click()
     assert prompt.get_attribute("data-revealed") == "right"
     assert text(prompt.locator(".predict-verdict")) == "¡Bien visto! " + view["explanation"]
     # A tie across every key, as the row reads.
     lab.set(query=3, head="finanzas")
     view = expected(mask="bidirectional", query=3, head="finanzas")["arithmetic"]["predict"]
-    assert sorted(view["answers"]) == sorted(["El", "banco", "del", "parque"])
-    assert text(prompt.locator(".predict-verdict")) == "Sin predecir. " + view["explanation"]
     assert "empate entre El, banco, del y parque" in view["explanation"]
+    assert text(prompt.locator(".predict-verdict")) == "Sin predecir. " + view["explanation"]
 
 
 def test_mixture_and_vocabulary_distribution(lab):

@@ -189,7 +189,7 @@ def test_the_embed_snippet_is_for_the_current_view_and_cannot_be_injected(lab):
     lab.page.locator("#embed-dialog").get_by_role("button", name="Cerrar").click()
     lab.page.locator("#rope").get_by_role("button", name=re.compile("^Insertar")).click()
     code = lab.page.locator("#embed-dialog textarea").input_value()
-    assert "<img" not in code and code.count('"') == 12  # six attributes, none closed early
+    assert "<img" not in code and code.count('"') == 14  # seven attributes, none closed early
     assert lab.page.evaluate("window.pwned") is None
     assert lab.page.locator("img").count() == 0
 
@@ -202,7 +202,7 @@ def test_every_table_exports_exactly_what_it_shows(lab):
     lab.open(lab.base_url, "?mask=bidirectional")
     state = lab.state()
     expected = answer(json.dumps({"lab": "attention", "from": "export", "state": state,
-                                  "table": "scores"}))["export"]
+                                  "table": "scores", "link": lab.page.url}))["export"]
     assert "1,41" in expected["csv"] and "−∞" not in expected["csv"]
     lab.page.get_by_role("button", name="Exportar la tabla «Puntuaciones»").click()
     dialog = lab.page.locator("#export-dialog")
@@ -213,6 +213,10 @@ def test_every_table_exports_exactly_what_it_shows(lab):
         dialog.get_by_role("button", name=name).click()
         lab.page.wait_for_function("(t) => navigator.clipboard.readText().then((c) => c === t)",
                                    arg=expected[key])
+        # Seen, not only heard: «Copiado» in the dialog.
+        lab.page.wait_for_function(
+            "(t) => document.querySelector('#export-dialog .export-status').textContent === t",
+            arg="Copiado: " + name.split()[1])
     with lab.page.expect_download() as info:
         dialog.get_by_role("button", name="Descargar CSV").click()
     download = info.value
@@ -221,7 +225,11 @@ def test_every_table_exports_exactly_what_it_shows(lab):
     # The exported table reads like the one on screen, cell by cell (a number
     # spelled as a spreadsheet reads one: −2,83 -> -2,83; test_export.py).
     dialog.get_by_role("button", name="Cerrar").click()
-    rows = [line.split(";") for line in expected["csv"].strip().split("\r\n")]
+    table, context = expected["csv"].split("\r\n\r\n")
+    assert context == "Estado;%s\r\nEnlace;%s\r\n" % (
+        "Frase: El banco del parque · Consulta: banco · Clave: parque · Máscara: bidireccional · "
+        "Cabeza: pista de lugar", lab.page.url)
+    rows = [line.split(";") for line in table.split("\r\n")]
     shown = lab.table("Puntuaciones")
     assert list(shown) == [row[0] for row in rows[1:]], (list(shown), rows)
     for row in rows[1:]:

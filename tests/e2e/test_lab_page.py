@@ -104,7 +104,7 @@ def test_every_control_changes_the_tables(lab):
     # in its place, not to the page, and the page stayed where it was.
     verdict = lab.page.locator("#puntuacion .predict-verdict")
     assert verdict.evaluate("(v) => document.activeElement === v")
-    assert text(verdict).startswith("Sin predecir. Más peso: ")
+    assert text(verdict).startswith("Sin predecir. «parque» recibe ")
     assert lab.page.evaluate("scrollY") == y
 
     def snapshot():

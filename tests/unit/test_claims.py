@@ -209,13 +209,27 @@ def check_tables_and_arithmetic(state, view):
             assert found.group(3) == "≈" and "sin redondear" not in why
         else:
             assert "(dividiendo los valores sin redondear)" in why, (state, why)
-    # The prediction: every word whose weight, as read, is the row's largest.
+    # The prediction: the chosen key's weight, in three bands, from the
+    # independent weights (a weight read as 0,50 is right both ways).
+    j = state["key"]
+    predict = view["arithmetic"]["predict"]
+    if weights[i][j] is None:
+        want = ["cero"]
+    elif rounded(weights[i][j], 2) == "0,50":
+        want = ["menos", "mitad"]
+    else:
+        want = ["mitad"] if weights[i][j] > 0.5 else ["menos"]
+    assert sorted(predict["answers"]) == want, (state, predict["answers"])
+    assert predict["explanation"].startswith(
+        "«%s» recibe 0: " % tokens[j] if want == ["cero"]
+        else "«%s» recibe %s de la fila de «%s»: " % (tokens[j], rounded(weights[i][j], 2), tokens[i]))
+    # Then the row's winners: every word whose weight, as read, is the largest.
     row = [(tokens[c], read(rounded(weights[i][c], 2)) if weights[i][c] is not None else Decimal(0))
            for c in range(len(tokens))]
     top = max(v for _, v in row)
-    assert sorted(view["arithmetic"]["predict"]["answers"]) == sorted({w for w, v in row if v == top})
-    assert view["arithmetic"]["predict"]["explanation"].startswith(
-        "Más peso: empate entre" if len({w for w, v in row if v == top}) > 1 else "Más peso: ")
+    winners = {w for w, v in row if v == top}
+    assert ("Más peso en la fila: empate entre" if len(winners) > 1
+            else "Más peso en la fila: ") in predict["explanation"]
 
 
 def check_vocabulary_and_copies(state, view):
@@ -343,7 +357,9 @@ def test_attention_claims_against_an_own_computation(state):
 def test_the_reviews_attention_states():
     # A tie decided on the numbers as read: parque's key nudged by 10⁻⁸.
     view = view_of("attention", {"vec": {"lugar.parque.k": [1e-8, 0]}, "query": 3, "key": 0})
-    assert sorted(view["arithmetic"]["predict"]["answers"]) == ["El", "banco", "del", "parque"]
+    assert "Más peso en la fila: empate entre El, banco, del y parque" in (
+        view["arithmetic"]["predict"]["explanation"])
+    assert view["arithmetic"]["predict"]["answers"] == ["menos"]  # El gets 0,25 of parque's row
     # A division a reader can redo: 0,003 / 1,122 is 0,0027, which reads 0,00.
     why = view_of("attention", {"query": 3, "head": "anterior", "key": 0})["arithmetic"]["blocks"][0]["why"]
     assert "0,003 / 1,122 ≈ 0,00." in why

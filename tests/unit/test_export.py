@@ -88,3 +88,25 @@ def test_markdown_and_latex_keep_the_screen_text():
     written = export.to_csv(table)
     assert ";-2,83;" in written or ";-2,83\r\n" in written
     assert "−∞" in written  # a spreadsheet has no infinity: the text as shown
+
+
+def test_every_export_names_its_state_and_link():
+    # A causal table could not be told from a bidirectional one once copied.
+    link = "https://lab.example/?mask=bidirectional&head=finanzas"
+    for mask, said in (("causal", "Máscara: causal"), ("bidirectional", "Máscara: bidireccional")):
+        state = dict(attention_lab.SPEC.default_state(), mask=mask, head="finanzas")
+        out = export.export_table(attention_lab.LAB.build_view(state), "weights", link)
+        line = ("Frase: El banco del parque · Consulta: banco · Clave: parque · %s · "
+                "Cabeza: pista financiera" % said)
+        table, context = out["csv"].split("\r\n\r\n")
+        assert table.startswith("consulta \\ clave;El;banco;del;parque\r\n")
+        assert context == "Estado;%s\r\nEnlace;%s\r\n" % (line, link)
+        assert out["markdown"].startswith("**Pesos**\n\n%s · <%s>\n\n| " % (line, link))
+        assert "%% Enlace: %s\n" % link in out["latex"]
+        assert "\\caption{Pesos. %s}" % line.replace("·", "$\\cdot$") in out["latex"]
+    # The block's tables name its sizes.
+    view = block_lab.LAB.build_view(block_lab.SPEC.default_state())
+    table_id = next(iter(export.tables_of(view)))["id"]
+    assert "Estado;\"Orden: " in export.export_table(view, table_id)["csv"]
+    # No link given: only the state.
+    assert "Enlace" not in export.export_table(view, table_id)["csv"]

@@ -140,17 +140,22 @@ def test_the_default_page_shows_the_del_de_tie():
     assert credito["mixture"]["vocab"]["best"].startswith("empate entre")
 
 
-def test_the_heaviest_key_prediction_follows_the_weights(attention_views):
+def test_the_weight_prediction_follows_the_weights(attention_views):
+    # Panel 1 asks for the chosen key's weight in three bands, and names the
+    # row's heaviest keys in its explanation; both from the table as read.
     for state, view in attention_views:
         head = "lugar" if state["head"] == "all" else state["head"]
         weights = view["tables"][0]["weights"]["rows"][state["query"]]["cells"]
         shown = [number(c["text"]) for c in weights]
+        cell = weights[state["key"]]["text"]
+        predict = view["arithmetic"]["predict"]
+        band = (["cero"] if cell == "0" else ["menos", "mitad"] if cell == "0,50"
+                else ["mitad"] if number(cell) > Decimal("0.5") else ["menos"])
+        assert sorted(predict["answers"]) == band, (state, head, cell)
         top = max(shown)
         words = SENTENCES[state["sentence"]]["tokens"]
         expected = sorted({w for w, v in zip(words, shown) if v == top})  # a tie as read
-        predict = view["arithmetic"]["predict"]
-        assert sorted(predict["answers"]) == expected, (state, head)
-        assert ("empate" in predict["explanation"]) == (len(expected) > 1)
+        assert ("Más peso en la fila: empate" in predict["explanation"]) == (len(expected) > 1)
 
 
 def test_a_derivation_says_equals_only_when_its_result_is_exact(attention_views):
@@ -695,7 +700,7 @@ def test_a_question_names_the_head_it_asks_about_among_the_tables_shown(head):
     view = view_of("attention", {"head": head, "mask": "bidirectional"})
     first = HEADS[head if head != "all" else list(HEADS)[0]]["label"]
     named = "«%s»%s" % (first, " (la primera de las tres)" if head == "all" else "")
-    assert view["arithmetic"]["predict"]["question"].startswith("En %s, ¿qué clave" % named)
+    assert view["arithmetic"]["predict"]["question"].startswith("En %s, ¿qué peso recibirá" % named)
     assert " y la cabeza %s, si pasas" % named in view["mask"]["predict"]["question"]
     # The answer is that head's: the first of the worked-out blocks shown.
     assert view["arithmetic"]["blocks"][0]["head"] == first

@@ -98,12 +98,12 @@ def test_only_selected_row_is_marked():
 
 def test_predictions_carry_answers_computed_from_the_numbers():
     view = set_state({"mask": "bidirectional"})["view"]
-    assert view["arithmetic"]["predict"]["answers"] == ["parque"]
+    assert view["arithmetic"]["predict"]["answers"] == ["mitad"]  # parque's 0,58
     assert view["mask"]["predict"]["answers"] == ["si"]
     assert view["rope"]["predict"]["answers"] == ["igual"]
     assert view["cache"]["predict"]["answers"] == ["si"]
     causal = set_state({})["view"]
-    assert causal["arithmetic"]["predict"]["answers"] == ["El", "banco"]  # a tie
+    assert causal["arithmetic"]["predict"]["answers"] == ["cero"]  # parque is masked
     assert causal["mask"]["predict"]["answers"] == ["no"]
     assert causal["cache"]["predict"]["answers"] == ["no"]
 
@@ -116,6 +116,21 @@ def test_query_string_holds_only_changed_keys_and_reads_back():
     assert text == "mask=bidirectional&theta=0.25&rope_q=0.5;-1&panel=rope"
     params = dict(pair.split("=") for pair in text.split("&"))
     assert state_from_params(SPEC, params) == (state, [])
+
+
+def test_a_teachers_view_is_a_yes_no_key_in_both_labs():
+    from lab_core import block_lab
+    for spec in (SPEC, block_lab.SPEC):
+        assert spec.default_state()["respuestas"] is False
+        state = update_state(spec, spec.default_state(), {"respuestas": True})
+        assert query_string(spec, state) == "respuestas=1"
+        for given, read in (("1", True), ("0", False), ("true", True), (False, False), (1, True)):
+            assert state_from_params(spec, {"respuestas": given})[0]["respuestas"] is read
+        for bad in ("sí", 2, None, [1]):
+            with pytest.raises(ValueError, match="Respuestas a la vista: «.*» debe ser 1 \\(sí\\) o 0 \\(no\\)"):
+                update_state(spec, spec.default_state(), {"respuestas": bad})
+        state, notices = state_from_params(spec, {"respuestas": "quizá"})
+        assert state["respuestas"] is False and len(notices) == 1
 
 
 @pytest.mark.parametrize("value, text", [

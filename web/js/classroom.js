@@ -4,7 +4,7 @@
 // share.js, exporting.js and theme.js; dialogs close on their backdrop.
 
 import { exportAction, downloadFigure, initExports, openExport } from "./exporting.js";
-import { confirmNear, copy, initShare, showSnippet } from "./share.js";
+import { confirmNear, copy, initShare, showSnippet, withAnswers } from "./share.js";
 import { say } from "./text.js";
 import { initTheme, nextTheme } from "./theme.js";
 import * as url from "./url.js";
@@ -28,6 +28,8 @@ export function initClassroom(hooks) {
 // value is sent when pressing the button takes the focus away).
 const ACTS = {
   "copy-link": (target) => lab.settled().then(() => copy(url.href(), say("copy.link")))
+    .then((ok) => ok && confirmNear(target, say("copy.link.done"))),
+  "copy-teacher-link": (target) => lab.settled().then(() => copy(withAnswers(url.href()), say("copy.teacher")))
     .then((ok) => ok && confirmNear(target, say("copy.link.done"))),
   reset: (target) => {
     const { panel, ...article } = lab.defaults(); // the article's state, where the reader is

@@ -4,6 +4,8 @@
 // (showError). Fields and sliders are fields.js's, the grids grid.js's.
 // Every control only ever sends a partial state through lab.set.
 
+import { isOpen } from "./predict.js";
+import { confirmNear } from "./share.js";
 import { say } from "./text.js";
 
 // {set, settled() (every change applied and drawn), state() (the state the
@@ -202,9 +204,15 @@ function play(button) {
     stopPlaying();
     return;
   }
-  // Watching is answering: the results the question veils are shown.
-  const question = document.querySelector("#aprende .predict[data-hides] .predict-skip");
-  if (question && !question.hidden) question.click();
+  // Watching would answer the question: it is asked first.
+  const question = document.querySelector("#aprende .predict[data-hides]");
+  if (question && !isOpen(question)) {
+    const first = question.querySelector(".predict-options button");
+    if (first) first.focus();
+    question.scrollIntoView({ block: "nearest" });
+    confirmNear(button, say("play.ask"));
+    return;
+  }
   const calm = matchMedia("(prefers-reduced-motion: reduce)").matches;
   const stride = calm ? PLAY.reducedSteps : PLAY.steps;
   const pause = calm ? PLAY.reducedEvery : PLAY.every;

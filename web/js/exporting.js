@@ -52,7 +52,14 @@ export function exportAction(button) {
     download(`${exported.filename}.csv`, new Blob(["\ufeff", exported.csv], { type: "text/csv;charset=utf-8" }));
     lab.announce(say("export.downloaded"));
   } else {
-    copy(exported[format], say("copy.table", { format: FORMATS[format] }));
+    // Seen as well as heard: «Copiado» in the dialog, for a moment.
+    copy(exported[format], say("copy.table", { format: FORMATS[format] })).then((ok) => {
+      if (!ok) return;
+      const status = dialog.querySelector(".export-status");
+      const done = say("copy.done", { format: FORMATS[format] });
+      status.textContent = done;
+      setTimeout(() => { if (status.textContent === done) status.textContent = ""; }, 4000);
+    });
   }
 }
 

@@ -2,7 +2,9 @@
 // through lab.set; ↑ and ↓ in a field send the values Python gave for it
 // (view.fields: the page computes and formats no number itself).
 
-let lab = null; // {set, settled(), view()}
+import { showEffect } from "./effect.js";
+
+let lab = null; // {set, settled(), view(), state()}
 
 export function initFields(hooks) {
   lab = hooks;
@@ -28,7 +30,11 @@ function onControl(event) {
   if (!input) return;
   if (event.type === "input" && input.type !== "range") return;
   if (input.dataset.valueFrom && input.value === lookupValue(input.dataset.valueFrom)) return;
-  lab.set({ [input.dataset.key]: valueOf(input) }).catch(() => {});
+  const key = input.dataset.key;
+  const done = lab.set({ [key]: valueOf(input) });
+  // A control of the bar: its effect is brought into view once drawn.
+  if (input.closest("#controls")) done.then(() => lab.settled()).then(() => showEffect(key, lab.view().state.panel), () => {});
+  else done.catch(() => {});
 }
 
 function onKey(event) {

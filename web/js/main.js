@@ -401,7 +401,8 @@ initClassroom({
   whenLive: () => ready, // rejects with the boot's fault
   announce: chrome.announce,
   exportTable: async (table) => {
-    const reply = await ask({ lab: labName, from: "export", state: screen.state, table });
+    // The link goes into the file, beside the state it names.
+    const reply = await ask({ lab: labName, from: "export", state: screen.state, table, link: url.href() });
     if (!reply.ok) throw new Error(reply.error);
     return reply.export;
   },

@@ -11,11 +11,59 @@ import { say } from "./text.js";
 // picks. What the reader picked is page state, kept per question id.
 // A question may hide what would answer it (data-hides, a CSS selector): those
 // elements stay veiled and inert until the reader picks, or chooses to look
-// without predicting. A pick opens them for that question (the next one
-// hides them again); looking without predicting opens them for good.
+// without predicting. Either opens them for the rest of the visit: a question
+// answered stays answered (the next state's question may still be answered,
+// but what it hides is in view), across changes and reloads of the tab
+// (sessionStorage). A teacher's view (the state's respuestas, which the
+// screen marks as <html data-answers="shown">) opens them all and keeps
+// nothing.
+const STORE = `lab-answers:${document.body.dataset.lab}`;
+const teacher = () => document.documentElement.dataset.answers === "shown";
 const picked = new Map();
-const unveiled = new Set();
-const skipped = new Set(); // the questions (data-hides) the reader chose to see without predicting
+const unveiled = new Set(); // data-hides opened by an answer or a look
+const skipped = new Set(); // those opened by «Mostrar sin predecir»
+restore();
+
+function restore() {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(STORE) || "null");
+    if (!saved) return;
+    for (const [id, value] of saved.picked) picked.set(id, value);
+    for (const hides of saved.unveiled) unveiled.add(hides);
+    for (const hides of saved.skipped) skipped.add(hides);
+  } catch {
+    // no storage (a sandboxed frame) or an old shape: the visit starts afresh
+  }
+}
+
+function keep() {
+  try {
+    sessionStorage.setItem(STORE, JSON.stringify({
+      picked: [...picked], unveiled: [...unveiled], skipped: [...skipped],
+    }));
+  } catch {
+    // no storage: answers last until the page is left
+  }
+}
+
+// What an answer opened, brought into view when it ends below the screen
+// (the verdict above it grew): the reader looks from the answer to the
+// result without scrolling.
+function showOpened(node) {
+  const panel = node.closest("section.panel") || document;
+  const first = panel.querySelector(node.dataset.hides);
+  if (!first) return;
+  if (first.getBoundingClientRect().bottom > innerHeight) {
+    const smooth = !matchMedia("(prefers-reduced-motion: reduce)").matches;
+    first.scrollIntoView({ block: "nearest", behavior: smooth ? "smooth" : "auto" });
+  }
+}
+
+/** Whether what a question hides is open to the reader (answered, looked
+ *  at, or a teacher's view). */
+export function isOpen(node) {
+  return teacher() || Boolean(node.dataset.hides && unveiled.has(node.dataset.hides));
+}
 
 export function renderPredict(node, prompt) {
   // Rebuilt when its words change too (the head named in the question).
@@ -30,7 +78,11 @@ export function renderPredict(node, prompt) {
       button.dataset.value = String(option.value);
       button.addEventListener("click", () => {
         picked.set(node.currentPrompt.id, String(option.value));
+        const opening = node.dataset.hides && !unveiled.has(node.dataset.hides);
+        if (node.dataset.hides) unveiled.add(node.dataset.hides);
+        keep();
         revealPrediction(node, node.currentPrompt); // the latest answers and explanation
+        if (opening) showOpened(node);
       });
       options.append(button);
     }
@@ -85,58 +137,38 @@ function revealPrediction(node, prompt) {
   for (const button of node.querySelectorAll(".predict-options button")) {
     button.setAttribute("aria-pressed", String(button.dataset.value === choice));
   }
-  if (choice === undefined && skipped.has(node.dataset.hides)) {
-    // Seen without predicting: what it showed is open, so the question
-    // gives its answer too, rather than ask what the page already shows.
+  const open = teacher() || unveiled.has(node.dataset.hides);
+  if (choice === undefined && (teacher() || skipped.has(node.dataset.hides))) {
+    // A teacher's view, or seen without predicting: what it hides is open,
+    // so the question gives its answer too, rather than ask what the page
+    // already shows.
     verdict.textContent = say("predict.skipped", prompt);
     node.dataset.revealed = "skipped";
     markAnswers(node, prompt);
-    return;
-  }
-  if (choice === undefined) {
-    verdict.textContent = "";
-    node.dataset.revealed = "false";
+  } else if (choice === undefined) {
+    // Unanswered. If the reader answered this part's question for another
+    // state, what it hides stays in view: they may predict again or look.
+    verdict.textContent = open ? say("predict.again") : "";
+    node.dataset.revealed = open ? "open" : "false";
     for (const button of node.querySelectorAll(".predict-options button")) button.classList.remove("correct");
-    if (unveiled.has(node.dataset.hides) && !skipped.has(node.dataset.hides)) {
-      // A new question after the reader answered the last one: its answer
-      // is hidden again until they answer this one too (it had stood in
-      // view under «Predice antes de mirar»). Only «Mostrar sin predecir»
-      // opens the part for good. A focus inside what is hidden goes to the
-      // question (a row picked in the weights' table asks a new one).
-      unveiled.delete(node.dataset.hides);
-      liftedVeils.delete(node);
-      const panel = node.closest("section.panel") || document;
-      const focused = [...panel.querySelectorAll(node.dataset.hides)]
-        .some((target) => target.contains(document.activeElement));
-      applyVeil(node);
-      if (focused) node.querySelector(".predict-options button").focus({ preventScroll: true });
-    }
-    return;
+  } else {
+    const right = isAnswer(prompt, choice);
+    verdict.textContent = say(right ? "predict.right" : "predict.wrong", prompt);
+    node.dataset.revealed = right ? "right" : "wrong";
+    markAnswers(node, prompt);
   }
-  const right = isAnswer(prompt, choice);
-  verdict.textContent = say(right ? "predict.right" : "predict.wrong", prompt);
-  node.dataset.revealed = right ? "right" : "wrong";
-  markAnswers(node, prompt);
-  if (node.dataset.hides) {
-    unveiled.add(node.dataset.hides);
-    applyVeil(node);
-  }
+  if (node.dataset.hides) applyVeil(node);
 }
 
 // Veil (or unveil) what a question hides, all of it in the question's own
 // panel (a unit test checks). A closed veil is laid again whenever that panel
 // is drawn, since tables may be rebuilt; an open one is lifted once.
-let liftedVeils = new WeakSet(); // questions whose veil is lifted
-
 export function applyVeil(node) {
-  const open = unveiled.has(node.dataset.hides);
-  if (!(open && liftedVeils.has(node))) {
-    const panel = node.closest("section.panel") || document;
-    for (const target of panel.querySelectorAll(node.dataset.hides)) { // some are drawn
-      target.classList.toggle("veiled", !open);
-      target.inert = !open;
-    }
-    if (open) liftedVeils.add(node);
+  const open = teacher() || unveiled.has(node.dataset.hides);
+  const panel = node.closest("section.panel") || document;
+  for (const target of panel.querySelectorAll(node.dataset.hides)) { // some are drawn
+    if (target.classList.contains("veiled") === open) target.classList.toggle("veiled", !open);
+    if (target.inert === open) target.inert = !open;
   }
   const skip = node.querySelector(".predict-skip"); // a question rebuilt has a new one
   if (skip) skip.hidden = open;
@@ -148,6 +180,7 @@ export function look(question) {
   if (!question.dataset.hides) return;
   unveiled.add(question.dataset.hides);
   skipped.add(question.dataset.hides);
+  keep();
   applyVeil(question);
   if (question.currentPrompt) revealPrediction(question, question.currentPrompt);
 }
@@ -158,9 +191,15 @@ export function forgetAnswers() {
   picked.clear();
   unveiled.clear();
   skipped.clear();
-  liftedVeils = new WeakSet();
+  keep();
+  refreshQuestions();
+}
+
+/** Every question drawn again from what is known (answers forgotten, or the
+ *  teacher's view switched on or off). */
+export function refreshQuestions() {
   for (const node of document.querySelectorAll(".predict[data-render]")) {
     if (node.currentPrompt) revealPrediction(node, node.currentPrompt);
-    if (node.dataset.hides) applyVeil(node);
+    else if (node.dataset.hides) applyVeil(node);
   }
 }

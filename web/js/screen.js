@@ -6,6 +6,7 @@
 
 import * as chrome from "./chrome.js";
 import { Later, afterFrame, skipOffScreen } from "./offscreen.js";
+import { refreshQuestions } from "./predict.js";
 import { renderView } from "./render.js";
 import { say } from "./text.js";
 import * as url from "./url.js";
@@ -52,6 +53,10 @@ export class Screen {
       ? this.offScreenPanels(next.state.panel, scrollToPanel) : null;
     const goesTo = this.state && next.state.panel !== this.state.panel ? next.state.panel : null;
     const far = change && this.later ? this.later.far(goesTo) : null;
+    // A teacher's view (respuestas): every question shows its answer.
+    const answers = next.state.respuestas ? "shown" : "";
+    const teacherChanged = (document.documentElement.dataset.answers || "") !== answers;
+    if (teacherChanged) document.documentElement.dataset.answers = answers;
     try {
       renderView(this.root, next, { skip: firstLater || far });
     } catch (error) {
@@ -62,6 +67,7 @@ export class Screen {
     this.view = next;
     this.state = next.state;
     this.source = from;
+    if (teacherChanged) refreshQuestions();
     if (this.later) this.later.drew(far);
     if (firstLater && firstLater.size) {
       // <body data-live> says the whole view is drawn: not yet. The rest is

@@ -56,11 +56,21 @@ export function confirmNear(button, text) {
   }
 }
 
-function embedURL(panel) {
+// The current link as a teacher's view: every question's answer in view
+// (the state key respuestas).
+export function withAnswers(href) {
+  const link = new URL(href);
+  link.searchParams.set("respuestas", "1");
+  return link.href.replace(/%3B/g, ";");
+}
+
+function embedURL(panel, answers) {
   const link = new URL(url.href());
   link.hash = "";
   link.searchParams.set("embed", "1");
   link.searchParams.set("panel", panel);
+  if (answers) link.searchParams.set("respuestas", "1");
+  else link.searchParams.delete("respuestas");
   return link.href.replace(/%3B/g, ";");
 }
 
@@ -70,21 +80,40 @@ function attribute(text) {
   return text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
-function snippet(panel) {
+// The frame and the script that sizes it (embed.js, from the lab's own
+// address): the embedded page says its height, the frame takes it.
+function snippet(panel, answers) {
   const title = document.getElementById(`${panel}-title`);
   const name = title ? title.textContent.replace(/\s+/g, " ").trim() : panel;
-  // The panel's own height now, plus room for the status and its controls.
-  const height = Math.max(480, Math.min(2400, Math.round(document.getElementById(panel).scrollHeight + 240)));
-  return `<iframe src="${attribute(embedURL(panel))}" title="${attribute(say("embed.title", { panel: name }))}" ` +
-    `width="100%" height="${height}" style="border:0" loading="lazy"></iframe>`;
+  // Until the page inside says its height: the panel's own now, plus room
+  // for the status and its controls.
+  const height = Math.max(480, Math.round(document.getElementById(panel).scrollHeight + 240));
+  const script = new URL("embed.js", location.href).href;
+  return `<iframe src="${attribute(embedURL(panel, answers))}" title="${attribute(say("embed.title", { panel: name }))}" ` +
+    `width="100%" height="${height}" style="border:0" loading="lazy"></iframe>\n` +
+    `<script src="${attribute(script)}" async></script>`;
 }
 
 export function showSnippet(panel) {
   const dialog = document.getElementById("embed-dialog");
-  dialog.querySelector("textarea").value = snippet(panel);
+  const answers = dialog.querySelector("#embed-answers");
+  const write = () => { dialog.querySelector("textarea").value = snippet(panel, answers.checked); };
+  answers.onchange = write;
+  write();
   dialog.dataset.panel = panel;
   dialog.showModal();
   dialog.querySelector("textarea").select();
+}
+
+// In a frame, the page tells its parent how tall it is whenever that
+// changes (embed.js, on the parent's side, sizes the frame).
+function reportHeight() {
+  if (window.parent === window) return;
+  const send = () => window.parent.postMessage({
+    type: "attention-lab:height",
+    height: Math.ceil(document.documentElement.getBoundingClientRect().height),
+  }, "*");
+  new ResizeObserver(send).observe(document.documentElement);
 }
 
 // Links that carry the current URL: the embedded page's way out, and the
@@ -122,5 +151,6 @@ export function embedMode(params) {
   const controls = document.getElementById("controls");
   if (controls) controls.hidden = !controls.querySelector(".control:not([hidden])");
   refreshLinks();
+  reportHeight();
   return null;
 }

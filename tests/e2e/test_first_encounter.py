@@ -1,0 +1,183 @@
+"""The first encounter: the article's exercise done by a student on a phone
+and on a desktop, what stays answered, a teacher's view, and an embed that
+fits its frame. Positions are read from what the page has drawn once it
+settles (a scroll the page starts is waited for, not timed)."""
+import pytest
+
+from lab_core.page_text import TEXT
+
+from conftest import text
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1366, "height": 900}}
+
+# The cell banco → parque of a table of panel 1, and whether it lies on the
+# screen below the sticky bar; and whether a control of the bar does too.
+CELL_IN_VIEW = """([caption, column]) => {
+  const table = [...document.querySelectorAll('#puntuacion table')]
+    .find((t) => t.caption && t.caption.textContent.trim() === caption);
+  if (!table || table.closest('.veiled')) return false;
+  const heads = [...table.tHead.rows[0].cells].map((c) => c.textContent.trim());
+  const row = [...table.tBodies[0].rows].find((r) => r.cells[0].textContent.trim() === 'banco');
+  const cell = row.cells[heads.indexOf(column)];
+  const bar = document.getElementById('lab-bar').getBoundingClientRect();
+  const box = cell.getBoundingClientRect();
+  return box.top >= Math.max(0, bar.bottom) - 1 && box.bottom <= innerHeight + 1;
+}"""
+CONTROL_IN_VIEW = """(label) => {
+  const control = document.getElementById(label);
+  const box = control.getBoundingClientRect();
+  return box.top >= 0 && box.bottom <= innerHeight;
+}"""
+
+
+def open_on(browser, base_url, device, query=""):
+    context = browser.new_context(**device)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(base_url + query)
+    page.evaluate("window.lab.ready")
+    page.wait_for_selector("body[data-live='true']", state="attached")
+    return context, page, errors
+
+
+def settle(page):
+    page.wait_for_function("() => !document.body.dataset.busy")
+
+
+def cell_text(page, caption, column="parque"):
+    return page.evaluate("""([caption, column]) => {
+      const table = [...document.querySelectorAll('#puntuacion table')]
+        .find((t) => t.caption && t.caption.textContent.trim() === caption);
+      const heads = [...table.tHead.rows[0].cells].map((c) => c.textContent.trim());
+      const row = [...table.tBodies[0].rows].find((r) => r.cells[0].textContent.trim() === 'banco');
+      return row.cells[heads.indexOf(column)].textContent.trim();
+    }""", [caption, column])
+
+
+@pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_exercise_by_taps_keeps_its_cell_in_view(browser, base_url, device):
+    context, page, errors = open_on(browser, base_url, device)
+    try:
+        steps = [("#ctl-query", "1", "Puntuaciones", "−∞"),
+                 ("#ctl-mask", "bidirectional", "Puntuaciones", "1,41"),
+                 ("#ctl-head", "lugar", "Puntuaciones", "1,41")]
+        for control, value, caption, shown in steps:
+            page.locator(control).select_option(value)
+            settle(page)
+            page.wait_for_function(CELL_IN_VIEW, arg=[caption, "parque"])
+            assert cell_text(page, caption) == shown
+            # The control of the next step is on that same screen.
+            assert page.evaluate(CONTROL_IN_VIEW, "ctl-mask")
+        # The student predicts (by a tap), and the weights open.
+        question = page.locator("#puntuacion .predict")
+        answer = question.get_by_role("button", name="la mitad o más", exact=True)
+        if device is PHONE:
+            answer.tap()
+        else:
+            answer.click()
+        page.wait_for_function(CELL_IN_VIEW, arg=["Pesos", "parque"])
+        assert cell_text(page, "Pesos") == "0,58"
+        # Step 4: back to causal. The weight falls to 0 at once, in view,
+        # without a second question in the way.
+        page.locator("#ctl-mask").select_option("causal")
+        settle(page)
+        page.wait_for_function(CELL_IN_VIEW, arg=["Pesos", "parque"])
+        assert cell_text(page, "Pesos") == "0"
+        assert cell_text(page, "Puntuaciones") == "−∞"
+        assert question.get_attribute("data-revealed") == "open"
+        assert errors == []
+    finally:
+        context.close()
+
+
+@pytest.mark.cold
+def test_a_teachers_link_shows_every_answer(lab):
+    lab.open(lab.base_url, "?respuestas=1&mask=bidirectional")
+    assert lab.state()["respuestas"] is True
+    assert lab.page.locator(".veiled").count() == 0
+    for question in lab.page.locator(".predict[data-hides]").all():
+        assert question.get_attribute("data-revealed") == "skipped"
+    assert lab.page.get_by_role("button", name="Mostrar sin predecir").count() == 0
+    assert lab.cell("Pesos", "banco", "parque") == "0,58"
+    # Turned off, the questions ask again (nothing was kept as answered).
+    lab.set(respuestas=False)
+    assert lab.page.locator("#puntuacion .weights-wrap.veiled").count() > 0
+    assert "respuestas" not in lab.search()
+
+
+@pytest.mark.cold
+def test_the_teachers_link_is_copied_and_a_students_stays_predict_first(lab):
+    lab.page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    lab.open(lab.base_url, "?mask=bidirectional")
+    tools = lab.page.locator(".share-tools")
+    tools.get_by_role("button", name="Enlace con respuestas").click()
+    lab.page.wait_for_function(
+        "() => document.querySelector('.share-tools .confirm').textContent.length > 0")
+    copied = lab.page.evaluate("navigator.clipboard.readText()")
+    assert copied == lab.page.url + "&respuestas=1"
+    assert "respuestas" not in lab.page.url  # the student's own view is unchanged
+    assert lab.page.locator("#puntuacion .weights-wrap.veiled").count() > 0
+
+
+@pytest.mark.cold
+def test_an_embed_offers_the_answers_too(lab):
+    lab.open(lab.base_url, "?mask=bidirectional")
+    lab.page.locator("#mascara").get_by_role("button", name="Insertar").click()
+    dialog = lab.page.locator("#embed-dialog")
+    code = dialog.locator("textarea")
+    assert "respuestas" not in code.input_value()
+    dialog.get_by_label("Con las respuestas a la vista").check()
+    assert "respuestas=1" in code.input_value() and "embed=1" in code.input_value()
+    assert 'src="%sembed.js"' % lab.base_url in code.input_value()
+
+
+@pytest.mark.cold
+def test_replay_asks_its_question_first(lab):
+    lab.open(lab.base_url, "?panel=aprende")
+    panel = lab.page.locator("#aprende")
+    panel.get_by_role("button", name="Reproducir").click()
+    lab.page.wait_for_function(
+        "() => document.querySelector('#aprende .confirm').textContent.length > 0")
+    assert text(panel.locator(".confirm")) == TEXT["play.ask"]
+    assert lab.state()["train_steps"] == 0
+    assert panel.locator(".learning-results.veiled").count() == 1
+    assert text(panel.locator(".predict-verdict")) == ""  # the answer is not given away
+    assert lab.page.evaluate(
+        "document.activeElement.closest('#aprende .predict-options') !== null")
+    # Answered, it plays.
+    panel.locator(".predict-options button").first.click()
+    panel.get_by_role("button", name="Reproducir").click()
+    lab.page.wait_for_function("() => window.lab.state.train_steps > 0")
+
+
+# A course page with one frame of the lab and the script «Insertar» gives.
+HOST = """<!doctype html><html><body style="margin:0">
+<iframe id="f" src="{src}" title="lab" width="100%" height="600" style="border:0"></iframe>
+<script src="{script}"></script></body></html>"""
+FITS = """() => {
+  const frame = document.getElementById('f');
+  const inner = frame.contentDocument;
+  if (!inner || !inner.body || inner.body.dataset.live !== 'true') return false;
+  const content = Math.ceil(inner.documentElement.getBoundingClientRect().height);
+  return Math.abs(frame.getBoundingClientRect().height - content) <= 1 &&
+    inner.documentElement.scrollHeight <= frame.contentWindow.innerHeight + 1;
+}"""
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_an_embedded_panel_sizes_its_frame(browser, base_url, width):
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    try:
+        # The host page is on the lab's own origin, as a course page would
+        # be on its own: the frame and the script are what the snippet holds.
+        page.route(base_url + "host.html", lambda route: route.fulfill(
+            content_type="text/html", body=HOST.format(
+                src=base_url + "?embed=1&panel=mascara&mask=bidirectional",
+                script=base_url + "embed.js")))
+        page.goto(base_url + "host.html")
+        page.wait_for_function(FITS)
+    finally:
+        context.close()
