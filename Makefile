@@ -15,10 +15,8 @@ PORT   ?= 8000
 run: build
 	$(PY) scripts/serve.py --port $(PORT)
 
-# One worker per core (pytest-xdist); a test module stays on one worker, so
-# its tests share the module's warm page (tests/e2e/conftest.py).
 test: build setup-test chromium
-	$(PY) -m pytest -n auto --dist loadfile tests
+	$(PY) -m pytest tests
 
 check: setup-test
 	$(PY) -m pytest tests/unit

@@ -29,8 +29,10 @@ def test_play_pause_and_step(lab):
     lab.page.clock.install()
     lab.open(lab.base_url, "?panel=aprende")
     play = lab.page.locator("#aprende").get_by_role("button", name="Reproducir")
+    # Watching would answer the question: the reader answers (or looks) first.
+    lab.page.locator("#aprende").get_by_role("button", name="Mostrar sin predecir").click()
+    assert lab.page.locator("#aprende .learning-results").evaluate("(r) => !r.inert")
     play.click()
-    assert lab.page.locator("#aprende .learning-results").evaluate("(r) => !r.inert")  # watching reveals
     for _ in range(5):
         lab.page.clock.run_for(60)
         lab.settle()
