@@ -36,8 +36,9 @@ def _moves(inputs, targets, causal, leaked):
 
 
 def summary(causal_loss, leak_loss, better, worse):
-    """The panel's conclusion, from the mean losses and the positions that
-    the open mask helps or hurts (all as read, at three decimals)."""
+    """The panel's conclusion (the mean losses and what the open mask does),
+    and its detail: the positions the open mask helps or hurts (all as
+    read, at three decimals). Returns (summary, detail)."""
     causal, leaked = d.fmt(causal_loss, LOSS_DIGITS), d.fmt(leak_loss, LOSS_DIGITS)
     head = "Pérdida media con la máscara causal: %s; con la máscara abierta, %s" % (causal, leaked)
     if d.number(leaked) < d.number(causal):
@@ -46,15 +47,17 @@ def summary(causal_loss, leak_loss, better, worse):
         head += " (más alta)"
     else:
         head += " (la misma)"
-    parts = [head + "."]
+    conclusion = (head + ". Con la máscara abierta cada posición tiene a la vista la palabra que "
+                  "debe adivinar, y al generar esa palabra todavía no existe.")
+    parts = []
     if better:
-        parts.append("Con ella mejora%s %s." % ("n" if len(better) > 1 else "", join_words(better)))
+        parts.append("Con la máscara abierta mejora%s %s." % ("n" if len(better) > 1 else "",
+                                                            join_words(better)))
     if worse:
         parts.append("%s %s." % ("Empeoran" if len(worse) > 1 else "Empeora", join_words(worse)))
-    parts.append("Que la media baje o suba depende de estos vectores hechos a mano. Lo que no "
-                 "depende de ellos: con la máscara abierta cada posición tiene a la vista la "
-                 "palabra que debe adivinar, y al generar esa palabra todavía no existe.")
-    return " ".join(parts)
+    parts.append("Que la media baje o suba depende de estos vectores hechos a mano; que la "
+                 "máscara abierta deje ver la respuesta, no.")
+    return conclusion, " ".join(parts)
 
 
 @reads(*SENTENCE)
@@ -64,7 +67,7 @@ def training_panel(state):
         return {"table": None, "chart": None, "has_loss": False,
                 "pairs": "Con una sola palabra no hay token siguiente con "
                 "el que comparar: hace falta una frase de al menos dos.",
-                "summary": ""}
+                "summary": "", "detail": ""}
     heads = heads_of(state)
     step = training_step(tokens, heads, "causal")
     leak = training_step(tokens, heads, "bidirectional")
@@ -99,16 +102,18 @@ def training_panel(state):
             step["inputs"][worst], step["targets"][worst],
             d.fmt(step["losses"][worst], LOSS_DIGITS)),
         kind="bars")
+    conclusion, detail = summary(step["loss"], leak["loss"], better, worse)
     return {
         "chart": picture,
         "has_loss": True,
+        "summary": conclusion,
+        "detail": detail,
         "table": d.table("training", "Todas las posiciones a la vez (objetivo: el token "
                          "siguiente)", ["objetivo", "p(objetivo), causal", "−ln p, causal",
                                         "−ln p, abierta"], rows, "entrada",
                          "p se lee con dos decimales; −ln p se calcula con p sin redondear, así "
                          "que puede no salir de la p que se lee." if redone else None),
         "pairs": pairs_sentence(step["inputs"], step["targets"]),
-        "summary": summary(step["loss"], leak["loss"], better, worse),
     }
 
 

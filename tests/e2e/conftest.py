@@ -11,6 +11,11 @@ subject is the boot itself, or what only a fresh load does (the first
 paint, a link's notices, faults, a reload's place), is marked `cold` and
 gets a page of its own; so does a link with a value `lab.set` refuses.
 LAB_WARM=0 runs every test cold.
+
+A panel's longer explanation and secondary tools sit in closed
+`<details class="more">`, one tap away for a reader. `Lab.open` opens them
+all, so that a test reads and uses every part; a test of what a reader
+meets first opens with `more=False` (test_first_encounter.py).
 """
 import os
 import sys
@@ -57,6 +62,7 @@ PAGE_KEYS = ("embed", "runtime")
 RESET = """async ([partial, panel, given]) => {
   localStorage.clear();
   sessionStorage.clear();
+  for (const more of document.querySelectorAll('details.more[open]')) more.open = false;
   await window.lab.reset();
   try {
     await window.lab.set({ panel, ...partial });
@@ -163,20 +169,27 @@ class Lab:
         """The errors so far were expected (a test checked them)."""
         self.first_error = len(self.page.lab_errors)
 
-    def open(self, base_url, query=""):
+    def open(self, base_url, query="", more=True):
         """Load a page and wait until it has settled: Python is live
         (lab.ready) and its own view is on screen (<body data-live="true">;
         on a prepared state lab.ready comes a moment before it, with the
         prepared view, see test_first_paint.py). On a warm page already live
         at that address, the link's state is applied instead (lab.reset and
-        lab.set): what a fresh load shows, without booting Python again."""
+        lab.set): what a fresh load shows, without booting Python again.
+        With `more`, every closed «more» part is then opened (see above)."""
         url = base_url + query
-        if self.warm and self._reuse(url):
-            return self
-        self.page.goto(url)
-        self.page.evaluate("window.lab.ready")
-        self.page.wait_for_selector("body[data-live='true']", state="attached")
+        if not (self.warm and self._reuse(url)):
+            self.page.goto(url)
+            self.page.evaluate("window.lab.ready")
+            self.page.wait_for_selector("body[data-live='true']", state="attached")
+        if more:
+            self.open_more()
         return self
+
+    def open_more(self):
+        """Open every closed «more» part, as a reader tapping each one."""
+        self.page.evaluate("document.querySelectorAll('details.more:not([open])')"
+                           ".forEach((more) => { more.open = true; })")
 
     def _reuse(self, url):
         wanted, here = urlsplit(url), urlsplit(self.page.url)

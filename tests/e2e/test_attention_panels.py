@@ -214,7 +214,7 @@ def test_rope_panel_controls(lab):
     assert lab.state()["theta"] == 1.2
     assert text(score) == expected(theta=1.2, rope_m=5, rope_n=9, rope_q=[1, 1])["rope"]["score"]
     # The offset table is veiled until the reader answers the question it answers.
-    offsets = lab.page.locator("#rope-offsets")
+    offsets = lab.page.locator("#rope-answers")
     assert offsets.get_attribute("class") == "veiled"
     prompt = lab.page.locator("#rope .predict")
     prompt.get_by_role("button", name="no cambia").click()
@@ -338,6 +338,9 @@ def test_narrow_screens_do_not_scroll_sideways(lab):
         assert lab.page.evaluate("document.documentElement.scrollWidth") <= 390, page_name
 
 
+# Every closed «more» part opened, as Lab.open does (conftest.py).
+OPEN_MORE = "document.querySelectorAll('details.more').forEach((more) => { more.open = true; })"
+
 # Every table the page shows (a hidden part keeps what it last drew), as
 # text, and the vector editor's fields.
 PAGE_TEXT = """() => (%s)(() => ({
@@ -372,6 +375,7 @@ def test_redraws_reuse_tables_and_read_like_a_fresh_page(lab):
     fresh.goto(lab.base_url + lab.search())
     fresh.evaluate("window.lab.ready")
     fresh.wait_for_selector("body[data-live='true']", state="attached")
+    fresh.evaluate(OPEN_MORE)
     assert fresh.evaluate(PAGE_TEXT) == shown
     fresh.close()
 
@@ -389,6 +393,7 @@ def test_todas_comes_back_whole_after_one_head(lab):
     fresh.goto(lab.base_url + "?head=all")
     fresh.evaluate("window.lab.ready")
     fresh.wait_for_selector("body[data-live='true']", state="attached")
+    fresh.evaluate(OPEN_MORE)
     assert fresh.evaluate(PAGE_TEXT) == shown
     fresh.close()
     lab.choose("Cabeza", "pista de lugar")

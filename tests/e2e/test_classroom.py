@@ -268,8 +268,13 @@ def test_a_head_view_downloads_with_its_words_and_its_paper(lab):
         lab.page.locator("#puntuacion .hv-figure").get_by_role("button", name="Descargar la figura").click()
     assert info.value.suggested_filename == "vista-de-la-cabeza.svg"
     svg = open(info.value.path(), encoding="utf-8").read()
-    words = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+    words = re.findall(r"<text(?![^>]*figure-)[^>]*>([^<]*)</text>", svg)
     assert words == ["El", "banco", "del", "parque"] * 2
+    # It says what it shows and for which state, as the page does.
+    assert re.search(r'<text [^>]*class="figure-title"[^>]*>Vista de la cabeza: a qué clave mira cada consulta</text>', svg)
+    state = re.search(r'<text [^>]*class="figure-state"[^>]*>([^<]*)</text>', svg).group(1)
+    assert state == lab.page.evaluate("JSON.parse(window.py_view_data).view.state_line")
+    assert state.startswith("Frase: El banco del parque · Consulta: banco")
     assert re.search(r'<rect [^>]*fill="rgb\(\d+, \d+, \d+\)"', svg)
     assert svg.count("<line") == lab.page.locator("#puntuacion .headview line").count() > 0
     assert "style=" not in svg
@@ -325,6 +330,15 @@ def test_print_hides_the_controls_and_writes_the_state(lab):
     # Python's explanation names the answer first: «Es idéntica: …» or «Cambia: …».
     assert re.match(r"Opciones: sí, cambia · no, es idéntica\. (Es idéntica|Cambia): ", text(mask))
     assert lab.page.locator(".predict-options").first.is_hidden()
+    # Paper shows no form field: the vector editor's values print as text.
+    fields = lab.page.locator("main input, main select, main textarea")
+    assert fields.count() > 24
+    assert fields.evaluate_all("(nodes) => nodes.filter((n) => n.getClientRects().length)") == []
+    editor = lab.page.locator(".vec-table").first
+    printed = editor.locator(".print-value")
+    assert printed.count() == 36  # the 6 words, their q, k and v, 2 numbers each
+    assert printed.evaluate_all("(nodes) => nodes.map((n) => n.getClientRects().length > 0)") == [True] * 36
+    assert text(editor.locator("tbody tr").nth(3)).split() == ["parque", "(1;0)", "(2;0)", "(1;0)"]
     lab.page.emulate_media(media="screen")
     assert answers.first.is_hidden()
     lab.page.emulate_media(media="print")

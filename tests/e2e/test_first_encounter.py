@@ -183,3 +183,74 @@ def test_an_embedded_panel_sizes_its_frame(browser, base_url, width):
         page.wait_for_function(FITS)
     finally:
         context.close()
+
+
+# The attention page at 390 px before this pass (issue 41): 16.800 px, a
+# long document. Closed explanations must leave at most 60 % of it.
+PHONE_PAGE_BEFORE = 16800
+
+
+def test_the_phone_page_is_short_and_every_explanation_a_tap_away(browser, base_url):
+    context, page, errors = open_on(browser, base_url, PHONE)
+    try:
+        closed = page.evaluate("[...document.querySelectorAll('details.more')].map((d) => d.open)")
+        assert len(closed) >= 15 and not any(closed)
+        # Read with every panel laid out (none skipped off screen).
+        height = page.evaluate("""() => {
+          document.body.removeAttribute('data-offscreen');
+          return document.documentElement.scrollHeight;
+        }""")
+        assert height <= 0.6 * PHONE_PAGE_BEFORE, height
+        # One tap opens a part: the measurement of √dₖ and its control.
+        dk = page.locator("#ctl-dk")
+        assert not dk.is_visible()
+        page.get_by_text("¿Por qué dividir entre √dk? Mídelo").tap()
+        assert dk.is_visible()
+        # On paper every closed part prints, without its «open» line.
+        page.emulate_media(media="print")
+        printed = page.evaluate("""() => {
+          const more = document.querySelector('#mascara details.more:not([open])');
+          return [more.querySelector('p').getBoundingClientRect().height,
+                  getComputedStyle(more.querySelector('summary')).display];
+        }""")
+        assert printed[0] > 0 and printed[1] == "none", printed
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_the_keyboard_skips_to_the_exercise_and_reaches_a_score_cell_soon(browser, base_url):
+    context, page, errors = open_on(browser, base_url, DESKTOP)
+    try:
+        page.keyboard.press("Tab")
+        skip = page.locator(":focus")
+        assert text(skip) == "Saltar al ejercicio"
+        box = skip.bounding_box()
+        assert box and box["y"] >= 0 and box["height"] > 0
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.activeElement.id === 'exercise-title'")
+        heading = page.evaluate("""() => {
+          const h = document.activeElement.getBoundingClientRect();
+          return [h.top, document.getElementById('lab-bar').getBoundingClientRect().bottom];
+        }""")
+        assert heading[0] >= heading[1] - 1, heading  # not under the sticky bar
+        # From «Máscara», the first score cell within ten Tab stops.
+        page.locator("#ctl-mask").focus()
+        for presses in range(1, 11):
+            page.keyboard.press("Tab")
+            if page.evaluate("() => !!document.activeElement.closest('#score-tables td')"):
+                break
+        else:
+            pytest.fail("no score cell within 10 Tab stops of «Máscara»")
+        # A panel link takes the keyboard to its panel's heading, in view.
+        page.locator(".panel-nav a[data-panel='rope']").focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.activeElement.id === 'rope-title'")
+        page.wait_for_function("""() => {
+          const h = document.activeElement.getBoundingClientRect();
+          return h.top >= document.getElementById('lab-bar').getBoundingClientRect().bottom - 1
+            && h.bottom <= innerHeight;
+        }""")
+        assert errors == []
+    finally:
+        context.close()

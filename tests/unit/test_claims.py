@@ -271,16 +271,16 @@ def check_training(view):
         _, probs = next_word(tokens, heads, causal)
         losses[kind] = [-math.log(probs[i][VOCABULARY.index(tokens[i + 1])])
                         for i in range(len(tokens) - 1)]
-    summary = training["summary"]
+    summary, detail = training["summary"], training["detail"]
     better = {(tokens[i], tokens[i + 1]) for i in range(len(tokens) - 1)
               if read(rounded(losses["abierta"][i], 3)) < read(rounded(losses["causal"][i], 3))}
     worse = {(tokens[i], tokens[i + 1]) for i in range(len(tokens) - 1)
              if read(rounded(losses["abierta"][i], 3)) > read(rounded(losses["causal"][i], 3))}
-    said_better = re.search(r"Con ella mejoran? (.*?)\.(?: Empeora| Que)", summary)
-    said_worse = re.search(r"Empeoran? (.*?)\. Que", summary)
+    said_better = re.search(r"Con la máscara abierta mejoran? (.*?)\.(?: Empeora| Que)", detail)
+    said_worse = re.search(r"Empeoran? (.*?)\. Que", detail)
     pair = re.compile(r"«([^»]+)» → «([^»]+)»")
-    assert (set(pair.findall(said_better.group(1))) if said_better else set()) == better, summary
-    assert (set(pair.findall(said_worse.group(1))) if said_worse else set()) == worse, summary
+    assert (set(pair.findall(said_better.group(1))) if said_better else set()) == better, detail
+    assert (set(pair.findall(said_worse.group(1))) if said_worse else set()) == worse, detail
     causal_mean = sum(losses["causal"]) / len(losses["causal"])
     open_mean = sum(losses["abierta"]) / len(losses["abierta"])
     assert summary.startswith("Pérdida media con la máscara causal: %s; con la máscara abierta, %s"
@@ -378,8 +378,8 @@ def test_the_reviews_attention_states():
 def test_panel_six_says_what_each_position_does_with_the_mask_open():
     training = view_of("attention", {})["training"]
     # (0,222; 0,888; 0,279) → (0,336; 0,334; 0,336): only banco → del improves.
-    assert "Con ella mejora «banco» → «del» (0,888 → 0,334)." in training["summary"]
-    assert "Empeoran «El» → «banco» (0,222 → 0,336) y «del» → «parque» (0,279 → 0,336)." in training["summary"]
+    assert "Con la máscara abierta mejora «banco» → «del» (0,888 → 0,334)." in training["detail"]
+    assert "Empeoran «El» → «banco» (0,222 → 0,336) y «del» → «parque» (0,279 → 0,336)." in training["detail"]
     assert "ya está viendo la palabra que debía adivinar" not in training["summary"]
 
 

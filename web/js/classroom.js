@@ -9,7 +9,7 @@ import { say } from "./text.js";
 import { initTheme, nextTheme } from "./theme.js";
 import * as url from "./url.js";
 
-let lab = null; // {set, settled(), defaults(), announce(text), live(), whenLive(), exportTable(id)}
+let lab = null; // {set, settled(), defaults(), announce(text), live(), whenLive(), exportTable(id), stateLine()}
 
 export function initClassroom(hooks) {
   lab = hooks;

@@ -16,6 +16,7 @@ let lab = null;
 export function wire(hooks) {
   lab = hooks;
   document.addEventListener("click", onPanelLink);
+  document.addEventListener("click", onSkipLink);
   document.addEventListener("click", onAction);
   document.addEventListener("click", onEditor);
   document.addEventListener("change", onVector);
@@ -109,7 +110,26 @@ function onPanelLink(event) {
     event.preventDefault();
     location.replace(link.hash);
   }
+  focusHeading(document.getElementById(link.dataset.panel));
   lab.set({ panel: link.dataset.panel }).catch(() => {});
+}
+
+// A link within the page takes the keyboard there too: focus on the
+// section's heading, so that the next Tab goes on from it, not from the top.
+function focusHeading(section) {
+  const heading = section && section.querySelector("h2");
+  if (!heading) return;
+  heading.tabIndex = -1;
+  heading.focus({ preventScroll: true });
+}
+
+function onSkipLink(event) {
+  const link = event.target.closest("a.skip-link:not([data-panel])");
+  if (!link) return;
+  event.preventDefault();
+  const section = document.querySelector(link.hash);
+  section.scrollIntoView();
+  focusHeading(section);
 }
 
 function shuffled(items) {

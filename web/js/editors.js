@@ -127,6 +127,7 @@ function fillVectorTable(table, parts) {
           input.removeAttribute("aria-invalid");
         }
         if (document.activeElement !== input && input.value !== value) input.value = value;
+        if (input.printed.textContent !== value) input.printed.textContent = value;
       });
       const box = parts.cells[i][j];
       if (box.dataset.cell !== cell.name) box.dataset.cell = cell.name;
@@ -172,7 +173,10 @@ function buildVectorTable(table) {
         input.size = 4;
         input.dataset.index = String(index);
         input.setAttribute("aria-describedby", "err-vec");
-        pair.append(input);
+        // Paper shows no fields: the value as text (lab.css, print).
+        input.printed = el("span", "", "print-value");
+        input.printed.setAttribute("aria-hidden", "true");
+        pair.append(input, input.printed);
         if (index === 0) pair.append(";");
         return input;
       });

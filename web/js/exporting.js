@@ -5,13 +5,13 @@ import { SVG_NS, svg as svgNode } from "./dom.js";
 import { copy, download } from "./share.js";
 import { say } from "./text.js";
 
-let lab = null; // {live(), whenLive(), exportTable(id), announce(text)}
+let lab = null; // {live(), whenLive(), exportTable(id), announce(text), stateLine()}
 
 export function initExports(hooks) {
   lab = hooks;
   for (const button of document.querySelectorAll(".figure-download")) {
     const figure = button.closest("figure");
-    button.setAttribute("aria-label", say("figure.label", { name: figure.dataset.figure.replace(/-/g, " ") }));
+    button.setAttribute("aria-label", say("figure.label", { name: figure.dataset.title }));
   }
 }
 
@@ -157,6 +157,40 @@ function withKey(drawing, key) {
   return out;
 }
 
+// The file says what it shows and for which state: a title (the figure's
+// data-title, in the page's markup) and the state line Python wrote for
+// the view, above the drawing, the file widened to hold them.
+const TITLE_ROW = 20; // px
+
+function withTitle(drawing, figure) {
+  const rows = [[figure.dataset.title, 14, 700, "figure-title"], [lab.stateLine(), 11, 400, "figure-state"]]
+    .filter(([words]) => words);
+  if (!rows.length) return drawing;
+  const box = drawing.viewBox.baseVal;
+  const width = box && box.width ? box.width : parseFloat(drawing.getAttribute("width"));
+  const height = box && box.height ? box.height : parseFloat(drawing.getAttribute("height"));
+  const style = getComputedStyle(figure);
+  const measure = document.createElement("canvas").getContext("2d");
+  const wide = Math.ceil(Math.max(width, ...rows.map(([words, size, weight]) => {
+    measure.font = `${weight} ${size}px ${style.fontFamily}`;
+    return measure.measureText(words).width + 12;
+  })));
+  const top = TITLE_ROW * rows.length + 4;
+  drawing.setAttribute("width", width);
+  drawing.setAttribute("height", height);
+  drawing.setAttribute("y", top);
+  const out = svgNode("svg", { width: wide, height: top + height, viewBox: `0 0 ${wide} ${top + height}` });
+  out.append(paper(out, figure), drawing);
+  rows.forEach(([words, size, weight, name], i) => {
+    const text = svgNode("text", { x: 6, y: 2 + TITLE_ROW * (i + 0.5), "dominant-baseline": "central",
+      fill: style.color, "font-family": style.fontFamily, "font-size": `${size}px`, "font-weight": weight,
+      class: name });
+    text.textContent = words;
+    out.append(text);
+  });
+  return out;
+}
+
 export function downloadFigure(figure) {
   const name = figure.dataset.figure || "figura";
   const canvas = figure.querySelector("canvas");
@@ -174,7 +208,7 @@ export function downloadFigure(figure) {
     file = styledCopy(svg);
     file.insertBefore(paper(svg, svg), file.firstChild);
   }
-  file = withKey(file, figure.querySelector(".hv-legend, .chart-legend"));
+  file = withTitle(withKey(file, figure.querySelector(".hv-legend, .chart-legend")), figure);
   file.setAttribute("xmlns", SVG_NS);
   const text = new XMLSerializer().serializeToString(file);
   download(`${name}.svg`, new Blob([text], { type: "image/svg+xml" }));

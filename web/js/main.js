@@ -400,6 +400,7 @@ initClassroom({
   live: () => session.running,
   whenLive: () => ready, // rejects with the boot's fault
   announce: chrome.announce,
+  stateLine: () => (screen.view && screen.view.state_line) || "",
   exportTable: async (table) => {
     // The link goes into the file, beside the state it names.
     const reply = await ask({ lab: labName, from: "export", state: screen.state, table, link: url.href() });

@@ -192,7 +192,7 @@ export class Screen {
 }
 
 function showPanel(panel, scroll) {
-  for (const link of document.querySelectorAll("a[data-panel]")) {
+  for (const link of document.querySelectorAll(".panel-nav a[data-panel]")) {
     if (link.dataset.panel === panel) link.setAttribute("aria-current", "true");
     else link.removeAttribute("aria-current");
   }
