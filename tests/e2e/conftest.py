@@ -75,6 +75,19 @@ RESET = """async ([partial, panel, given]) => {
   return null;
 }"""
 
+# Every closed «more» part opened. A reader opens one on screen, where the
+# browser lays it out at once (a table's scroll cue, web/js/table.js, comes
+# from that layout); parts opened off screen are laid out once, the skip
+# lifted for two frames, as if the reader had scrolled past them.
+OPEN_MORE = """async () => {
+  for (const more of document.querySelectorAll('details.more:not([open])')) more.open = true;
+  const body = document.body;
+  const skipping = body.hasAttribute('data-offscreen');
+  body.removeAttribute('data-offscreen');
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  if (skipping) body.setAttribute('data-offscreen', '');
+}"""
+
 # The address bar shows the state on screen: its lab keys are those of the
 # query string Python gave for the view (page keys such as runtime and embed
 # left aside, and an embed's panel, kept even when it is the default). A
@@ -188,8 +201,7 @@ class Lab:
 
     def open_more(self):
         """Open every closed «more» part, as a reader tapping each one."""
-        self.page.evaluate("document.querySelectorAll('details.more:not([open])')"
-                           ".forEach((more) => { more.open = true; })")
+        self.page.evaluate(OPEN_MORE)
 
     def _reuse(self, url):
         wanted, here = urlsplit(url), urlsplit(self.page.url)

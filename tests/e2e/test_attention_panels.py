@@ -9,7 +9,7 @@ import re
 from lab_core import attention_lab
 from lab_core.page_text import TEXT as SAID
 
-from conftest import RENDERED, expected, rows_text, text, texts
+from conftest import OPEN_MORE, RENDERED, expected, rows_text, text, texts
 
 SPEC = attention_lab.SPEC
 
@@ -337,9 +337,6 @@ def test_narrow_screens_do_not_scroll_sideways(lab):
         lab.open(lab.base_url + page_name)
         assert lab.page.evaluate("document.documentElement.scrollWidth") <= 390, page_name
 
-
-# Every closed «more» part opened, as Lab.open does (conftest.py).
-OPEN_MORE = "document.querySelectorAll('details.more').forEach((more) => { more.open = true; })"
 
 # Every table the page shows (a hidden part keeps what it last drew), as
 # text, and the vector editor's fields.

@@ -15,9 +15,14 @@ PAGES = ["?mask=bidirectional", "?mask=bidirectional&head=all&step=4",
          "bloque.html", "bloque.html?pe_d=64&d_model=768&heads=12&d_ff=3072"]
 
 # The scroll cue is set by a ResizeObserver, after the browser's layout:
-# read once two frames have passed.
+# read once two frames have passed, every panel laid out as if the reader
+# had scrolled past it (a panel off screen skips its layout, offscreen.js).
 TABLES = """async () => {
+  const body = document.body;
+  const skipping = body.hasAttribute('data-offscreen');
+  body.removeAttribute('data-offscreen');
   await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  try {
   return [...document.querySelectorAll('main .table-wrap')].filter((w) => w.querySelector('table')
   && w.offsetParent !== null).map((wrap) => {
     const box = wrap.getBoundingClientRect();
@@ -33,6 +38,9 @@ TABLES = """async () => {
       cut: cells.filter((c) => c.getBoundingClientRect().right > box.right + 1).length,
     };
   });
+  } finally {
+    if (skipping) body.setAttribute('data-offscreen', '');
+  }
 }"""
 
 
@@ -218,7 +226,14 @@ RINGS = """() => [...document.querySelectorAll('.vec-pair input')].slice(0, 6).m
   const grow = parseFloat(style.outlineWidth) + parseFloat(style.outlineOffset);
   const box = input.getBoundingClientRect();
   const ring = { left: box.left - grow, right: box.right + grow, top: box.top - grow, bottom: box.bottom + grow };
-  const marks = [input.previousSibling, input.nextSibling].filter((n) => n && n.nodeType === Node.TEXT_NODE)
+  // The value printed on paper (display: none on screen) is no neighbour.
+  const beside = (node, step) => {
+    let at = node[step];
+    while (at && at.nodeType === Node.ELEMENT_NODE && getComputedStyle(at).display === 'none') at = at[step];
+    return at;
+  };
+  const marks = [beside(input, 'previousSibling'), beside(input, 'nextSibling')]
+    .filter((n) => n && n.nodeType === Node.TEXT_NODE)
     .map((node) => {
       const range = document.createRange();
       range.selectNodeContents(node);
