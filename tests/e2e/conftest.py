@@ -79,12 +79,17 @@ RESET = """async ([partial, panel, given]) => {
 # browser lays it out at once (a table's scroll cue, web/js/table.js, comes
 # from that layout); parts opened off screen are laid out once, the skip
 # lifted for two frames, as if the reader had scrolled past them.
+# The panel at the screen's top stays where it was (parts above it grow).
 OPEN_MORE = """async () => {
+  const panel = [...document.querySelectorAll('main > section.panel')]
+    .find((section) => section.getBoundingClientRect().bottom > 0);
+  const top = panel && panel.getBoundingClientRect().top;
   for (const more of document.querySelectorAll('details.more:not([open])')) more.open = true;
   const body = document.body;
   const skipping = body.hasAttribute('data-offscreen');
   body.removeAttribute('data-offscreen');
   await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  if (panel) scrollBy(0, panel.getBoundingClientRect().top - top);
   if (skipping) body.setAttribute('data-offscreen', '');
 }"""
 

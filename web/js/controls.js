@@ -278,6 +278,11 @@ export function showError(result) {
     return;
   }
   spot.textContent = say("set.error", { error: result.error });
+  // A message in a closed part (the vector editor's, for a value set by a
+  // link or lab.set) opens it: a message nobody can see says nothing.
+  for (let more = spot.closest("details:not([open])"); more; more = more.closest("details:not([open])")) {
+    more.open = true;
+  }
   holding.add(spot);
   for (const input of document.querySelectorAll(`[data-key="${CSS.escape(result.key)}"]`)) markInvalid(input);
   const field = document.activeElement;
