@@ -130,16 +130,26 @@ function headViewFile(view) {
 // drawn into the file below it, so the file says which line is which.
 const KEY_ROW = 18; // px
 
+// `drawing` in a new file with `above` px over it and `below` px under it,
+// at least `wide` px wide, on the paper of `node`: -> {out, height}, the
+// drawing's own height.
+function framed(drawing, node, { above = 0, below = 0, wide = 0 }) {
+  const box = drawing.viewBox.baseVal;
+  const width = box && box.width ? box.width : parseFloat(drawing.getAttribute("width"));
+  const height = box && box.height ? box.height : parseFloat(drawing.getAttribute("height"));
+  drawing.setAttribute("width", width);
+  drawing.setAttribute("height", height);
+  if (above) drawing.setAttribute("y", above);
+  const [outWidth, total] = [Math.ceil(Math.max(width, wide)), above + height + below];
+  const out = svgNode("svg", { width: outWidth, height: total, viewBox: `0 0 ${outWidth} ${total}` });
+  out.append(paper(out, node), drawing);
+  return { out, height };
+}
+
 function withKey(drawing, key) {
   const items = key ? [...key.querySelectorAll("li")] : [];
   if (!items.length) return drawing;
-  const box = drawing.viewBox.baseVal;
-  const [width, height] = [box.width, box.height];
-  drawing.setAttribute("width", width);
-  drawing.setAttribute("height", height);
-  const total = height + KEY_ROW * items.length + 8;
-  const out = svgNode("svg", { width, height: total, viewBox: `0 0 ${width} ${total}` });
-  out.append(paper(out, key), drawing);
+  const { out, height } = framed(drawing, key, { below: KEY_ROW * items.length + 8 });
   items.forEach((item, i) => {
     const y = height + 4 + KEY_ROW * (i + 0.5);
     const swatch = item.querySelector("svg");
@@ -166,21 +176,13 @@ function withTitle(drawing, figure) {
   const rows = [[figure.dataset.title, 14, 700, "figure-title"], [lab.stateLine(), 11, 400, "figure-state"]]
     .filter(([words]) => words);
   if (!rows.length) return drawing;
-  const box = drawing.viewBox.baseVal;
-  const width = box && box.width ? box.width : parseFloat(drawing.getAttribute("width"));
-  const height = box && box.height ? box.height : parseFloat(drawing.getAttribute("height"));
   const style = getComputedStyle(figure);
   const measure = document.createElement("canvas").getContext("2d");
-  const wide = Math.ceil(Math.max(width, ...rows.map(([words, size, weight]) => {
+  const wide = Math.max(...rows.map(([words, size, weight]) => {
     measure.font = `${weight} ${size}px ${style.fontFamily}`;
     return measure.measureText(words).width + 12;
-  })));
-  const top = TITLE_ROW * rows.length + 4;
-  drawing.setAttribute("width", width);
-  drawing.setAttribute("height", height);
-  drawing.setAttribute("y", top);
-  const out = svgNode("svg", { width: wide, height: top + height, viewBox: `0 0 ${wide} ${top + height}` });
-  out.append(paper(out, figure), drawing);
+  }));
+  const { out } = framed(drawing, figure, { above: TITLE_ROW * rows.length + 4, wide });
   rows.forEach(([words, size, weight, name], i) => {
     const text = svgNode("text", { x: 6, y: 2 + TITLE_ROW * (i + 0.5), "dominant-baseline": "central",
       fill: style.color, "font-family": style.fontFamily, "font-size": `${size}px`, "font-weight": weight,
