@@ -61,6 +61,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from lab_core import display, page_text, prepared  # noqa: E402
+from lab_core.block_map import block_map  # noqa: E402
 from lab_core.views import LABS, get_lab, to_json  # noqa: E402
 from pages import write_pages  # noqa: E402
 from site_headers import IMMUTABLE_PREFIXES, PAGE_CSP, headers_file  # noqa: E402
@@ -336,7 +337,9 @@ def build(out):
     if out.exists():
         shutil.rmtree(out)
     shutil.copytree(ROOT / "web", out)
-    write_pages(ROOT / "web", out, {name: get_lab(name).panel_reads() for name in LABS})
+    titles = {name: get_lab(name).titles for name in LABS}
+    write_pages(ROOT / "web", out, {name: get_lab(name).panel_reads() for name in LABS},
+                {name: block_map(name, titles) for name in LABS})
     bundle_script(out)
     manifest = {
         "wheel": build_wheel(out),

@@ -254,3 +254,38 @@ def test_the_keyboard_skips_to_the_exercise_and_reaches_a_score_cell_soon(browse
         assert errors == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_map_marks_the_readers_panel_and_takes_them_to_another(browser, base_url, device):
+    # One figure of the whole path; the parts the panel on screen teaches are
+    # marked. On a phone the map is one tap away; beside the title otherwise.
+    context, page, errors = open_on(browser, base_url, device, "bloque.html")
+    marked = "() => [...document.querySelectorAll('.block-map [aria-current]')].map((a) => a.dataset.part)"
+    assert page.evaluate(marked) == ["palabras", "mezcla"]  # panel 1 of the block page
+    fold = page.locator("details.map-fold")
+    part = page.locator(".block-map a[data-part='ffn']")
+    if device is PHONE:
+        assert not part.is_visible()
+        fold.locator("summary").tap()
+        part.tap()
+    else:
+        assert part.is_visible()
+        part.click()
+    page.wait_for_function("() => window.lab.state.panel === 'ffn'")
+    page.evaluate("window.lab.settled()")
+    assert page.evaluate(marked) == ["ffn"]
+    heading = page.locator("#ffn h2")
+    assert page.evaluate("() => document.activeElement === document.querySelector('#ffn h2')")
+    box = heading.bounding_box()
+    bar = page.evaluate("() => document.getElementById('lab-bar').getBoundingClientRect().bottom")
+    assert max(0, bar) - 1 <= box["y"] and box["y"] + box["height"] <= device["viewport"]["height"]
+    # A part taught on the other page goes there, to its panel.
+    elsewhere = page.locator(".block-map a[data-part='puntuacion']")
+    assert elsewhere.get_attribute("href") == "./?panel=puntuacion#puntuacion"
+    assert "(en la otra página)" in elsewhere.get_attribute("aria-label")
+    # Its text alternative names every part, from the words to the next word.
+    desc = page.locator(".block-map desc").text_content()
+    assert desc.startswith("Un transformer, de las palabras a la siguiente palabra")
+    assert errors == []
+    context.close()

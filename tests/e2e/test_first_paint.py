@@ -465,6 +465,83 @@ def test_nothing_below_the_status_line_moves_while_python_loads(lab, page_name, 
     assert one_line < 45 and (width > 520 or tall > one_line + 20), (tall, one_line)
 
 
+# Every change of the status line, as the reader saw it: its words and the
+# bar's state (hidden, its value if it has one).
+WATCH_STATUS = """
+window.statusSeen = [];
+document.addEventListener('DOMContentLoaded', () => {
+  const box = document.getElementById('status');
+  const bar = document.getElementById('progress');
+  const note = () => window.statusSeen.push({
+    text: document.getElementById('status-text').textContent,
+    phase: box.dataset.phase, hidden: bar.hidden,
+    value: bar.hasAttribute('value') ? bar.value : null, max: bar.max });
+  new MutationObserver(note).observe(box, { subtree: true, childList: true,
+    characterData: true, attributes: true });
+});
+"""
+
+
+def test_pythons_start_counts_its_steps_and_its_bar_never_stands_full(lab):
+    # After the download, Python's start takes seconds: a full bar standing
+    # still looked frozen. Each step says which it is, of how many, and the
+    # bar moves without a made-up fraction (indeterminate: no value).
+    from lab_core.page_text import TEXT
+    lab.page.add_init_script(WATCH_STATUS)
+    lab.page.goto(lab.base_url)
+    lab.page.evaluate("window.lab.ready")
+    seen = lab.page.evaluate("window.statusSeen")
+    steps = [TEXT["step.counted"].format(step=TEXT["step." + name], n=n, total=3)
+             for n, name in enumerate(("python", "numpy", "lab"), 1)]
+    said = [step for step in steps if any(step in s["text"] for s in seen)]
+    assert said == steps, [s["text"] for s in seen]
+    firsts = [next(i for i, s in enumerate(seen) if step in s["text"]) for step in steps]
+    assert firsts == sorted(firsts)
+    # The last step: every byte is in, the bar moves without a value.
+    last = [s for s in seen if steps[2] in s["text"]]
+    assert all(not s["hidden"] and s["value"] is None for s in last), last
+    # Never a full bar standing under a step of the start.
+    full = [s for s in seen if any(t in s["text"] for t in steps) and not s["hidden"]
+            and s["value"] is not None and s["value"] >= s["max"]]
+    assert not full, full
+
+
+# Every layout shift the reader did not cause, with what moved.
+WATCH_SHIFTS = """
+window.shifts = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    if (entry.hadRecentInput) continue;
+    window.shifts.push({ value: entry.value, at: Math.round(entry.startTime),
+      moved: entry.sources.map((s) => s.node ? (s.node.id || s.node.nodeName) : '?') });
+  }
+}).observe({ type: 'layout-shift', buffered: true });
+"""
+
+
+@pytest.mark.parametrize("page_name", ["", "bloque.html"])
+@pytest.mark.parametrize("device", [
+    {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+    {"viewport": {"width": 1366, "height": 900}}], ids=["phone", "desktop"])
+def test_the_page_holds_still_from_the_first_byte_to_every_panel_drawn(browser, base_url,
+                                                                      page_name, device):
+    # Cumulative layout shift, from navigation through «Listo», Python's own
+    # view, every panel drawn and the parts off screen set aside
+    # (<body data-offscreen>): at most 0,1 (a "good" page by the usual measure).
+    context = browser.new_context(**device)
+    page = context.new_page()
+    page.add_init_script(WATCH_SHIFTS)
+    page.goto(base_url + page_name)
+    page.evaluate("window.lab.ready")
+    page.wait_for_selector("body[data-live='true']", state="attached")
+    page.evaluate("window.lab.settled()")
+    page.wait_for_selector("body[data-offscreen]", state="attached")
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    shifts = page.evaluate("window.shifts")
+    assert sum(s["value"] for s in shifts) <= 0.1, shifts
+    context.close()
+
+
 @pytest.mark.parametrize("page_name, panel", [("", "rope"), ("bloque.html", "layernorm")])
 @pytest.mark.parametrize("width, height", [(1280, 720), (390, 844)])
 def test_a_reload_keeps_the_readers_place(lab, page_name, panel, width, height):

@@ -99,11 +99,26 @@ export function setNote(text) {
   if (statusBox.dataset.phase === "loading") drawLoading();
 }
 
-// A boot step, in plain Spanish.
+// A boot step, in plain Spanish; Python's start counts its own steps.
+const START = ["python", "numpy", "lab"];
+let downloaded = false; // every byte shown arrived (none shown: no bar to move)
+
 export function showStep(step) {
-  stepText = say(`step.${step}`);
+  const at = START.indexOf(step);
+  stepText = at < 0 ? say(`step.${step}`)
+    : say("step.counted", { step: say(`step.${step}`), n: at + 1, total: START.length });
   starting = step !== "manifest";
+  if (starting && downloaded) working();
   drawLoading();
+}
+
+// Once every byte has arrived, a full bar would stand still while Python
+// starts: each step takes what the machine takes, so the bar moves without a
+// fraction of its own (indeterminate), and the words count the steps.
+function working() {
+  progress.hidden = false;
+  progress.removeAttribute("value");
+  progress.setAttribute("aria-valuetext", stepText);
 }
 
 // Bytes arrive in hundreds of pieces: the bar is redrawn once per frame. The
@@ -126,7 +141,11 @@ function drawBytes() {
   progress.value = done;
   const text = say("step.file", { step: say("step.download"), size: sizeText });
   progress.setAttribute("aria-valuetext", text);
-  if (starting) return; // NumPy's files still arriving while Python starts
+  downloaded = done >= total;
+  if (starting) { // NumPy's files still arriving while Python starts
+    if (downloaded) working();
+    return;
+  }
   stepText = text;
   drawLoading();
 }

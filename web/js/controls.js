@@ -108,7 +108,7 @@ function onPanelLink(event) {
   // screen apart). A click that opens a new tab is the browser's.
   if (event.button === 0 && !event.ctrlKey && !event.metaKey && !event.shiftKey && !event.altKey) {
     event.preventDefault();
-    location.replace(link.hash);
+    location.replace(`#${link.dataset.panel}`); // a map's part is an SVG link: no .hash
   }
   focusHeading(document.getElementById(link.dataset.panel));
   lab.set({ panel: link.dataset.panel }).catch(() => {});

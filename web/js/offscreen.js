@@ -36,18 +36,33 @@ export function skipOffScreen(root) {
   if (!CSS.supports("content-visibility", "auto")) return;
   requestAnimationFrame(() => setTimeout(() => {
     const heights = new Map();
-    for (const panel of root.querySelectorAll(PANELS)) heights.set(panel, contentHeight(panel));
+    const onScreen = new Set();
+    const look = (part) => {
+      const box = part.getBoundingClientRect();
+      if (box.bottom > 0 && box.top < innerHeight) onScreen.add(part);
+    };
+    for (const panel of root.querySelectorAll(PANELS)) {
+      heights.set(panel, contentHeight(panel));
+      look(panel);
+    }
     for (const block of root.querySelectorAll(BLOCKS)) {
       const height = contentHeight(block);
       if (height >= TALL) {
         heights.set(block, height);
         block.dataset.skip = "";
+        look(block);
       }
     }
+    for (const part of root.querySelectorAll(".blocks > *, .combine")) look(part); // lab.css skips these too
     // All read first, then all written: one layout, not one per part.
     for (const [part, height] of heights) {
       if (height > 0) part.style.containIntrinsicHeight = `auto ${height}px`;
     }
+    // A part on screen as this turns on stays rendered (data-stay): the
+    // browser would skip it for one frame before it found it on screen, and
+    // every line of it would jump from nowhere to its place (a layout shift
+    // the reader sees as a flash, and CLS counts).
+    for (const part of onScreen) part.dataset.stay = "";
     document.body.dataset.offscreen = "";
     keepEdges();
   }));

@@ -196,6 +196,11 @@ function showPanel(panel, scroll) {
     if (link.dataset.panel === panel) link.setAttribute("aria-current", "true");
     else link.removeAttribute("aria-current");
   }
+  // The map marks every part the panel teaches (data-marks: its panels).
+  for (const part of document.querySelectorAll(".block-map [data-marks]")) {
+    if (part.dataset.marks.split(" ").includes(panel)) part.setAttribute("aria-current", "true");
+    else part.removeAttribute("aria-current");
+  }
   const section = panel && document.getElementById(panel);
   if (scroll && section && !document.body.dataset.embed) section.scrollIntoView({ block: "start" });
 }
