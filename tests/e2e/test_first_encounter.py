@@ -20,14 +20,16 @@ CELL_IN_VIEW = """([caption, column]) => {
   const heads = [...table.tHead.rows[0].cells].map((c) => c.textContent.trim());
   const row = [...table.tBodies[0].rows].find((r) => r.cells[0].textContent.trim() === 'banco');
   const cell = row.cells[heads.indexOf(column)];
-  const bar = document.getElementById('lab-bar').getBoundingClientRect();
+  const covered = Math.max(0, ...['lab-bar', 'controls'].map((id) =>
+    document.getElementById(id).getBoundingClientRect().bottom));
   const box = cell.getBoundingClientRect();
-  return box.top >= Math.max(0, bar.bottom) - 1 && box.bottom <= innerHeight + 1;
+  return box.top >= covered - 1 && box.bottom <= innerHeight + 1;
 }"""
+# ... and whether a control is wholly on the screen.
 CONTROL_IN_VIEW = """(label) => {
   const control = document.getElementById(label);
   const box = control.getBoundingClientRect();
-  return box.top >= 0 && box.bottom <= innerHeight;
+  return box.top >= 0 && box.bottom <= innerHeight && box.left >= 0 && box.right <= innerWidth;
 }"""
 
 
@@ -68,10 +70,10 @@ def test_the_exercise_by_taps_keeps_its_cell_in_view(browser, base_url, device):
             settle(page)
             page.wait_for_function(CELL_IN_VIEW, arg=[caption, "parque"])
             assert cell_text(page, caption) == shown
-            # The control of the next step is on that same screen (on the
-            # desktop; the phone's bar scrolls away for now).
-            if device is DESKTOP:
-                assert page.evaluate(CONTROL_IN_VIEW, "ctl-mask")
+            # The controls of the next steps are on that same screen (on a
+            # phone, docked at the top once the bar has scrolled away).
+            page.wait_for_function(CONTROL_IN_VIEW, arg="ctl-mask")
+            assert page.evaluate(CONTROL_IN_VIEW, "ctl-head")
         # The student predicts (by a tap), and the weights open.
         question = page.locator("#puntuacion .predict")
         answer = question.get_by_role("button", name="la mitad o más", exact=True)

@@ -240,24 +240,83 @@ export function showRuntime(info) {
     say(info.name === "bundled" ? "runtime.bundled" : "runtime.other", info);
 }
 
-// Whatever scrolls into view (a panel, a focused control) lands below the
-// sticky bar: the CSS reads its height from --bar-height. The px of the
-// screen's top it covers (0 on a phone, where it scrolls away) also go to
-// whoever asked with onBarCover (offscreen.js: what it covers is not on
-// screen).
+// Whatever scrolls into view (a panel, a focused control) lands below what
+// covers the screen's top: the sticky bar on a wide screen, the docked
+// controls on a phone once the bar has scrolled away (0 before). The CSS
+// reads its height from --bar-height; the px also go to whoever asked with
+// onBarCover (offscreen.js: what it covers is not on screen).
 let covered = 0;
 const coverListeners = [];
+const PHONE = matchMedia("(max-width: 640px)");
+
+function docked() {
+  return document.body.dataset.docked !== undefined;
+}
+
+// {now: px of the screen's top covered now, stuck: px covered once the
+// page has scrolled down (the bar stuck, or the controls docked)}.
+export function barCover() {
+  const bar = document.getElementById("lab-bar");
+  const controls = document.getElementById("controls");
+  if (!bar || !controls) return { now: 0, stuck: 0 };
+  if (getComputedStyle(bar).position === "sticky") {
+    return { now: Math.max(0, bar.getBoundingClientRect().bottom), stuck: bar.offsetHeight };
+  }
+  if (!PHONE.matches || document.body.dataset.embed !== undefined) return { now: 0, stuck: 0 };
+  if (docked()) return { now: controls.offsetHeight, stuck: controls.offsetHeight };
+  // Not docked yet: its height docked, read within this task (nothing is
+  // drawn meanwhile).
+  document.body.dataset.docked = "";
+  const stuck = controls.offsetHeight;
+  delete document.body.dataset.docked;
+  return { now: 0, stuck };
+}
+
+function updateCover() {
+  const bar = document.getElementById("lab-bar");
+  const controls = document.getElementById("controls");
+  const sticky = getComputedStyle(bar).position === "sticky";
+  const height = sticky ? bar.offsetHeight : docked() ? controls.offsetHeight : 0;
+  document.documentElement.style.setProperty("--bar-height", height ? `${height + 8}px` : "0px");
+  if (height === covered) return;
+  covered = height;
+  for (const listener of coverListeners) listener(height);
+}
 
 export function trackBarHeight() {
   const bar = document.getElementById("lab-bar");
-  new ResizeObserver(() => {
-    const sticky = getComputedStyle(bar).position === "sticky";
-    document.documentElement.style.setProperty("--bar-height", sticky ? `${bar.offsetHeight + 8}px` : "0px");
-    const height = sticky ? bar.offsetHeight : 0;
-    if (height === covered) return;
-    covered = height;
-    for (const listener of coverListeners) listener(height);
-  }).observe(bar);
+  const resized = new ResizeObserver(updateCover);
+  resized.observe(bar);
+  dockOnPhones(bar, resized);
+}
+
+// On a phone the bar scrolls away with the page (stuck, its 300 px would
+// cover half the screen). Once it is above the screen, its controls dock at
+// the top in one row that scrolls sideways, so that a change's effect and
+// the next control share the screen; the bar keeps its height meanwhile, so
+// docking moves nothing on the page. Not in an embed (no bar there).
+function dockOnPhones(bar, resized) {
+  const controls = document.getElementById("controls");
+  if (!controls || document.body.dataset.embed !== undefined) return;
+  resized.observe(controls);
+  const watch = new IntersectionObserver(([entry]) => {
+    const dock = PHONE.matches && !entry.isIntersecting && entry.boundingClientRect.bottom <= 0
+      && document.body.dataset.embed === undefined;
+    if (dock === docked()) return;
+    if (dock) {
+      bar.style.minHeight = getComputedStyle(bar).height; // its own box, as before
+      document.body.dataset.docked = "";
+    } else {
+      delete document.body.dataset.docked;
+      bar.style.minHeight = "";
+    }
+    updateCover();
+  });
+  watch.observe(bar);
+  PHONE.addEventListener("change", () => {
+    watch.unobserve(bar);
+    watch.observe(bar);
+  });
 }
 
 export function onBarCover(listener) {

@@ -4,15 +4,10 @@
 // or else the first that reads it, is brought under the bar: its heading at
 // the top if its result (data-effect, else its first table) then fits on
 // the screen, else scrolled further until the result's bottom is in view.
-// On a phone the changed cell is then on the same screen as the bar.
+// On a phone the changed cell is then on the same screen as the docked
+// controls (chrome.js).
 
-// How much of the screen's top the bar covers: now (it may not be stuck
-// yet, at the top of the page), and once stuck (after the scroll).
-function bar() {
-  const node = document.getElementById("lab-bar");
-  if (!node || getComputedStyle(node).position !== "sticky") return { now: 0, stuck: 0 };
-  return { now: Math.max(0, node.getBoundingClientRect().bottom), stuck: node.offsetHeight };
-}
+import { barCover } from "./chrome.js";
 
 function readers(key) {
   return [...document.querySelectorAll("main > section.panel[data-reads]")]
@@ -27,7 +22,7 @@ function inView(panel, top) {
 }
 
 export function showEffect(key, panelId) {
-  const covered = bar();
+  const covered = barCover();
   const panels = readers(key);
   if (!panels.length || panels.some((panel) => inView(panel, covered.now))) return;
   const top = covered.stuck;
