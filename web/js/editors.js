@@ -121,13 +121,14 @@ function fillVectorTable(table, parts) {
     row.cells.forEach((cell, j) => {
       [cell.x, cell.y].forEach((value, index) => {
         const input = parts.inputs[i][j][index];
+        const printed = parts.printed[i][j][index];
         if (input.dataset.vec !== cell.name) { // another head's vector in this place
           input.dataset.vec = cell.name;
           input.setAttribute("aria-label", say("vectors.field", { label: cell.label, n: index + 1 }));
           input.removeAttribute("aria-invalid");
         }
         if (document.activeElement !== input && input.value !== value) input.value = value;
-        if (input.printed.textContent !== value) input.printed.textContent = value;
+        if (printed.textContent !== value) printed.textContent = value;
       });
       const box = parts.cells[i][j];
       if (box.dataset.cell !== cell.name) box.dataset.cell = cell.name;
@@ -142,8 +143,9 @@ function fillVectorTable(table, parts) {
   turnOff(parts.reset, table.edited === 0);
 }
 
-// -> {box, caption, inputs: [row][cell][coordinate] -> input, cells: [row][cell] -> td,
-// reset}; renderVectors writes the names and values.
+// -> {box, caption, inputs: [row][cell][coordinate] -> input, printed: the
+// same places -> the value as text (paper shows no fields, lab.css), cells:
+// [row][cell] -> td, reset}; renderVectors writes the names and values.
 function buildVectorTable(table) {
   const box = el("div", undefined, "vec-table-box");
   const element = el("table", undefined, "lab-table vec-table");
@@ -152,6 +154,7 @@ function buildVectorTable(table) {
   const thead = tableHead(say("vectors.word"), [say("vectors.q"), say("vectors.k"), say("vectors.v")]);
   const body = el("tbody");
   const inputs = [];
+  const printed = [];
   const cells = [];
   for (const row of table.rows) {
     const tr = el("tr");
@@ -159,11 +162,13 @@ function buildVectorTable(table) {
     th.scope = "row";
     tr.append(th);
     const rowInputs = [];
+    const rowPrinted = [];
     const rowCells = [];
     for (const cell of row.cells) {
       const td = el("td");
       const pair = el("span", undefined, "vec-pair");
       pair.append(el("span", cell.role, "vec-role"), "(");
+      const pairPrinted = [];
       const pairInputs = [0, 1].map((index) => {
         const input = el("input");
         input.type = "text";
@@ -173,10 +178,10 @@ function buildVectorTable(table) {
         input.size = 4;
         input.dataset.index = String(index);
         input.setAttribute("aria-describedby", "err-vec");
-        // Paper shows no fields: the value as text (lab.css, print).
-        input.printed = el("span", "", "print-value");
-        input.printed.setAttribute("aria-hidden", "true");
-        pair.append(input, input.printed);
+        const text = el("span", "", "print-value");
+        text.setAttribute("aria-hidden", "true");
+        pairPrinted.push(text);
+        pair.append(input, text);
         if (index === 0) pair.append(";");
         return input;
       });
@@ -184,15 +189,17 @@ function buildVectorTable(table) {
       td.append(pair, el("span", "", "vec-original"));
       tr.append(td);
       rowInputs.push(pairInputs);
+      rowPrinted.push(pairPrinted);
       rowCells.push(td);
     }
     body.append(tr);
     inputs.push(rowInputs);
+    printed.push(rowPrinted);
     cells.push(rowCells);
   }
   element.append(thead, body);
   const reset = el("button", undefined, "vec-reset");
   reset.type = "button";
   box.append(element, reset);
-  return { box, caption, inputs, cells, reset };
+  return { box, caption, inputs, printed, cells, reset };
 }
