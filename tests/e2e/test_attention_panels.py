@@ -230,7 +230,7 @@ def test_rope_panel_controls(lab):
 
 def test_training_panel_through_the_panel_key(lab):
     lab.open(lab.base_url, "?panel=entrenamiento")
-    link = lab.page.locator("a[data-panel='entrenamiento']")
+    link = lab.page.locator(".panel-nav a[data-panel='entrenamiento']")
     assert link.get_attribute("aria-current") == "true"
     assert lab.page.locator("#entrenamiento").evaluate(
         "(s) => { const r = s.getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0; }")
@@ -240,7 +240,7 @@ def test_training_panel_through_the_panel_key(lab):
     assert shown["1 · banco"][0] == "del" and shown["2 · del"][0] == "parque"
     lab.choose("Frase", "El banco de crédito")
     assert lab.table(table["caption"])["2 · de"][0] == "crédito"
-    lab.page.locator("a[data-panel='cache']").click()
+    lab.page.locator(".panel-nav a[data-panel='cache']").click()
     lab.settle()
     assert lab.state()["panel"] == "cache"
     assert "panel=cache" in lab.url()
@@ -309,7 +309,7 @@ def test_page_opens_at_the_top_unless_a_panel_is_asked_for(lab):
     assert lab.page.evaluate("window.scrollY") == 0
     lab.set(panel="rope")
     assert lab.page.evaluate("window.scrollY") > 0
-    assert lab.page.locator("a[data-panel='rope']").get_attribute("aria-current") == "true"
+    assert lab.page.locator(".panel-nav a[data-panel='rope']").get_attribute("aria-current") == "true"
 
 
 def test_clicking_or_focusing_a_score_cell_explains_it(lab):
