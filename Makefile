@@ -9,6 +9,9 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
+# pytest workers (pytest-xdist): a module's warm-page tests stay together on
+# one worker (tests/e2e/conftest.py); JOBS=0 runs every test in one process.
+JOBS   ?= 2
 
 .PHONY: run test check build bench screenshot loadtest stress setup setup-test chromium clean
 
@@ -16,10 +19,10 @@ run: build
 	$(PY) scripts/serve.py --port $(PORT)
 
 test: build setup-test chromium
-	$(PY) -m pytest tests
+	$(PY) -m pytest tests -n $(JOBS) --dist loadgroup
 
 check: setup-test
-	$(PY) -m pytest tests/unit
+	$(PY) -m pytest tests/unit -n $(JOBS) --dist loadgroup
 
 bench: build setup-test chromium
 	$(PY) scripts/bench.py

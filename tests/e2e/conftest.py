@@ -308,6 +308,18 @@ def new_page(context):
     return page
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """Under pytest-xdist (`--dist loadgroup`, make test), the tests that share
+    a module's warm page run on one worker, so that the page boots once; a
+    test with a page of its own (cold, or its own context) goes to whichever
+    worker is free. Runs before xdist reads the groups."""
+    for item in items:
+        warm = "lab" in getattr(item, "fixturenames", ()) and item.get_closest_marker("cold") is None
+        if warm:
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+
+
 @pytest.fixture(scope="module")
 def warm_page(browser):
     """One page for the tests of a module that need no fresh load."""
