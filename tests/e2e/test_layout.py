@@ -144,7 +144,11 @@ def test_a_tall_hidden_answer_is_no_long_scroll_on_a_phone(lab):
     veiled, height, full = results.evaluate(sizes)
     assert veiled and height <= 0.5 * 844 + 1 and full > 1500, (veiled, height, full)
     question = lab.page.locator("#aprende .predict")
-    where = "(node) => node.getBoundingClientRect().top + scrollY"  # on the page, not the screen
+    # Measured from the panel's own top: a panel above, drawn off screen
+    # until now, may take its real height meanwhile (web/js/offscreen.js),
+    # which moves the whole panel, not the question within it.
+    where = ("(node) => node.getBoundingClientRect().top"
+             " - node.closest('.panel').getBoundingClientRect().top")
     before = question.evaluate(where)
     question.get_by_role("button", name="Mostrar sin predecir").click()
     veiled, height, opened = results.evaluate(sizes)
