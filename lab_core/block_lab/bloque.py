@@ -12,7 +12,9 @@ SHAPE_BATCH, SHAPE_T = 2, 10  # the article's batch and T
 
 
 def parameter_table(d_model, d_ff):
-    """The article's table, with Spanish headers: {"headers", "rows", "note"}.
+    """The article's table, with Spanish headers: {"headers", "rows", "note",
+    "shares"} ("shares": each component's printed share, by name, for the
+    sentences that quote them).
 
     Each share is its own rounding at one decimal, as the article's table
     prints them (33,3 + 66,7 + 0,1 = 100,1 for 512/2048); when they do not
