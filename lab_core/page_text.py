@@ -163,8 +163,9 @@ TEXT = {
     "predict.right": "¡Bien visto! {explanation}",
     "predict.wrong": "No exactamente. {explanation}",
     "predict.skipped": "Sin predecir. {explanation}",
-    "predict.again": "Ya respondiste esta pregunta con otro estado: el resultado queda a la vista. "
-                     "Puedes volver a predecir.",
+    "predict.teacher": "Respuesta: {explanation}",
+    "predict.again": "Ya respondiste esta pregunta antes, con otros ajustes: el resultado queda "
+                     "a la vista. Puedes volver a predecir.",
 
     # The sentence builder and the vector editor.
     "chip.left": "Mover «{word}» (posición {i}) a la izquierda",

@@ -113,7 +113,7 @@ def _weights(runs, step):
         rows, drawn = _banco_rows(runs, step, tokens)
         caption = "Pesos de «banco» en «%s» · paso %d" % (" ".join(tokens), step)
         note = rows_note([(row["label"], [c["text"] for c in row["cells"] if not c["masked"]])
-                          for row in rows], "los pesos %s")
+                          for row in rows], "los pesos con la máscara %s")
         tables.append(d.table("learning-weights-%d" % n, caption, list(tokens), rows, "máscara",
                               note))
         views.append(attention_lines(list(tokens), drawn, 1, caption))

@@ -18,7 +18,7 @@ from ..memo import reads
 from ..words import join_words, plural, prompt, same
 from .context import (
     SENTENCE, _heads, frozen_edits,
-    MASK_LABELS, heads_of, options, other_label, other_tokens, sentence_label, shown_heads,
+    heads_of, options, other_label, other_tokens, sentence_label, shown_heads,
     tokens_of, weight_texts,
 )
 
@@ -145,9 +145,14 @@ def cache_panel(state):
         },
         "predict": prompt({
             "id": "pred-cache:%s:%s:%s" % ("|".join(tokens), state["mask"], state["head"]),
-            "question": "Con la máscara %s, al añadir «%s» al final, ¿cambian las "
-                        "salidas ya calculadas de las posiciones anteriores?"
-                        % (MASK_LABELS[state["mask"]], tokens[-1]),
+            # The cache's table is always causal (generation is): the
+            # question under «bidireccional» asks what that mask would do.
+            "question": ("Con la máscara causal, al añadir «%s» al final, ¿cambian las "
+                         "salidas ya calculadas de las posiciones anteriores?" % tokens[-1]
+                         if state["mask"] == "causal" else
+                         "La tabla de la caché es causal. Si la atención fuera bidireccional, "
+                         "como la tienes arriba, al añadir «%s» al final, ¿cambiarían las "
+                         "salidas ya calculadas de las posiciones anteriores?" % tokens[-1]),
             "options": options([("si", "sí"), ("no", "no")]),
             "answers": ["si" if moves else "no"],
             "explanation": _why_drift(state["mask"], moves, len(tokens)),

@@ -23,7 +23,7 @@ PROB_DIGITS = 2  # a probability reads as on panel 2's vocabulary table
 
 
 def _moves(inputs, targets, causal, leaked):
-    """Which positions the open mask helps and which it hurts, as read."""
+    """Which positions the bidirectional mask helps and which it hurts, as read."""
     better, worse = [], []
     for a, b, before, after in zip(inputs, targets, causal, leaked):
         said = "«%s» → «%s» (%s → %s)" % (a, b, d.fmt(before, LOSS_DIGITS), d.fmt(after, LOSS_DIGITS))
@@ -36,27 +36,28 @@ def _moves(inputs, targets, causal, leaked):
 
 
 def summary(causal_loss, leak_loss, better, worse):
-    """The panel's conclusion (the mean losses and what the open mask does),
-    and its detail: the positions the open mask helps or hurts (all as
-    read, at three decimals). Returns (summary, detail)."""
+    """The panel's conclusion (the mean losses, and why the bidirectional
+    mask is cheating whichever way its mean goes) and its detail: the
+    positions the bidirectional mask helps or hurts (all as read, at three
+    decimals). Returns (summary, detail)."""
     causal, leaked = d.fmt(causal_loss, LOSS_DIGITS), d.fmt(leak_loss, LOSS_DIGITS)
-    head = "Pérdida media con la máscara causal: %s; con la máscara abierta, %s" % (causal, leaked)
+    head = "Pérdida media con la máscara causal: %s; con la bidireccional, %s" % (causal, leaked)
     if d.number(leaked) < d.number(causal):
         head += " (más baja)"
     elif d.number(leaked) > d.number(causal):
         head += " (más alta)"
     else:
         head += " (la misma)"
-    conclusion = (head + ". Con la máscara abierta cada posición tiene a la vista la palabra que "
-                  "debe adivinar, y al generar esa palabra todavía no existe.")
+    conclusion = (head + ". Baje o suba, con la bidireccional cada posición tiene a la vista la "
+                  "palabra que debe adivinar, y al generar esa palabra todavía no existe.")
     parts = []
     if better:
-        parts.append("Con la máscara abierta mejora%s %s." % ("n" if len(better) > 1 else "",
-                                                            join_words(better)))
+        parts.append("Con la bidireccional mejora%s %s." % ("n" if len(better) > 1 else "",
+                                                           join_words(better)))
     if worse:
         parts.append("%s %s." % ("Empeoran" if len(worse) > 1 else "Empeora", join_words(worse)))
     parts.append("Que la media baje o suba depende de estos vectores hechos a mano; que la "
-                 "máscara abierta deje ver la respuesta, no.")
+                 "bidireccional deje ver la respuesta, no.")
     return conclusion, " ".join(parts)
 
 
@@ -110,7 +111,7 @@ def training_panel(state):
         "detail": detail,
         "table": d.table("training", "Todas las posiciones a la vez (objetivo: el token "
                          "siguiente)", ["objetivo", "p(objetivo), causal", "−ln p, causal",
-                                        "−ln p, abierta"], rows, "entrada",
+                                        "−ln p, bidireccional"], rows, "entrada",
                          "p se lee con dos decimales; −ln p se calcula con p sin redondear, así "
                          "que puede no salir de la p que se lee." if redone else None),
         "pairs": pairs_sentence(step["inputs"], step["targets"]),

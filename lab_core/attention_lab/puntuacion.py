@@ -257,20 +257,19 @@ def scaling_panel(state):
         "table": d.table("scaling", "Dispersión de q·k y peso de la clave más alta",
                          ["desv. de q·k", "√dₖ", "desv. de q·k/√dₖ",
                           "peso máx. sin dividir", "peso máx. dividiendo"], rows, "anchura",
-                         "La tercera columna divide los valores sin redondear; con los de la "
-                         "tabla, %s." % "; ".join(off.values()) if off else None),
+                         "La columna «desv. de q·k/√dₖ» divide los valores sin redondear; con "
+                         "los de la tabla, %s." % "; ".join(off.values()) if off else None),
         "example": d.table("scaling-row", "Una fila de %d claves con dₖ = %d"
                            % (scaling.N_KEYS, width),
                            ["q·k", "peso sin dividir", "peso dividiendo"], example, "clave",
                            example_note),
         "verdict": (
             "Con dₖ = %d, la desviación típica de q·k es %s (√%d %s); dividida entre √dₖ, %s%s. "
-            "Sin dividir, la clave más alta se lleva de media el %s del peso; dividiendo, "
-            "el %s (repartido por igual serían %s)."
+            "Sin dividir, la clave más alta se lleva de media un peso de %s; dividiendo, "
+            "%s (repartido por igual, cada clave tendría 1/%d = %s)."
             % (width, d.fmt(raw), width, d.equals(np.sqrt(width)), d.fmt(scaled),
                " (dividiendo los valores sin redondear)" if width in off else "",
-               d.fmt(100 * top_raw, 0) + " %", d.fmt(100 * top_scaled, 0) + " %",
-               d.fmt(100 * even, 1) + " %")),
+               d.fmt(top_raw), d.fmt(top_scaled), scaling.N_KEYS, d.fmt(even, 3))),
         "sample": "%d pares (q, k) al azar por anchura, coordenadas normales de media 0 y "
                   "varianza 1; %d filas de %d claves para los pesos."
                   % (scaling.N_PAIRS, scaling.N_PAIRS // scaling.N_KEYS, scaling.N_KEYS),

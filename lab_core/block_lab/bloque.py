@@ -9,6 +9,8 @@ from ..words import fraction_words
 from .sizes import REAL_PARAMS_MAX
 
 SHAPE_BATCH, SHAPE_T = 2, 10  # the article's batch and T
+DIGIT_WORDS = {2: "dos", 3: "tres", 4: "cuatro", 5: "cinco", 6: "seis", 7: "siete", 8: "ocho",
+               9: "nueve"}
 
 
 def parameter_table(d_model, d_ff):
@@ -95,14 +97,24 @@ def share_sentence(d_model, d_ff):
                            "tercio, y aquí ya lo tiene: sus sesgos (d_ff + d_model) y LayerNorm "
                            "(4·d_model) pesan lo mismo a cualquier tamaño." % limit)
     below = d_ff > d_model
-    reads_same = " (con un decimal se lee igual)" if limit == here else ""
+    side = "debajo" if below else "encima"
+    if limit == here:
+        # Equal at one decimal, yet not equal: the digits that tell them apart.
+        exact_limit = 100 * d_ff / (2 * d_model + d_ff)
+        digits = 2
+        while digits < 9 and d.fmt(100 * share, digits) == d.fmt(exact_limit, digits):
+            digits += 1
+        where = ("justo por %s: con un decimal los dos se leen %s, y con %s decimales, %s %% "
+                 "frente a %s %%" % (side, here, DIGIT_WORDS[digits], d.fmt(100 * share, digits),
+                                     d.fmt(exact_limit, digits)))
+    else:
+        where = "por %s, en %s" % (side, here)
     return sentence + (": con esta proporción la FFN tiende al %s del total cuanto mayor es "
-                       "d_model. Aquí queda por %s, en %s%s: a este tamaño aún cuentan los "
-                       "términos que solo crecen como d_model; los sesgos de la FFN "
+                       "d_model. Aquí queda %s. A este tamaño aún cuentan los "
+                       "términos que solo crecen como d_model: los sesgos de la FFN "
                        "(d_ff + d_model) suben su parte y LayerNorm (4·d_model) la baja, y con "
                        "d_ff %s que d_model %s." % (
-                           limit, "debajo" if below else "encima", here, reads_same,
-                           "mayor" if below else "menor",
+                           limit, where, "mayor" if below else "menor",
                            "baja más de lo que sube" if below else "sube más de lo que baja"))
 
 

@@ -74,9 +74,10 @@ def _sine_verdict(k, n_pos, error, at_zero):
     if error < 1e-9:
         return ("De la posición 1 en adelante, con tan pocas posiciones, incluso los senos "
                 "solos bastan. " + zero)
-    return ("De la posición 1 en adelante, el mejor mapa lineal fijo falla en %s: sin el "
+    # The error itself is printed just before this sentence (bloque.html).
+    return ("De la posición 1 en adelante, ningún mapa lineal fijo baja de ese error: sin el "
             "coseno de su pareja, un seno no sabe si sube o baja, y no hay matriz que "
-            "desplace todas las posiciones a la vez. " % d.fmt_error(error) + zero)
+            "desplace todas las posiciones a la vez. " + zero)
 
 
 PARTS = (("position", position_panel),)

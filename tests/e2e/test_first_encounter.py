@@ -6,7 +6,7 @@ import pytest
 
 from lab_core.page_text import TEXT
 
-from conftest import text
+from conftest import expected, text
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1366, "height": 900}}
@@ -105,6 +105,10 @@ def test_a_teachers_link_shows_every_answer(lab):
         assert question.get_attribute("data-revealed") == "skipped"
     assert lab.page.get_by_role("button", name="Mostrar sin predecir").count() == 0
     assert lab.cell("Pesos", "banco", "parque") == "0,58"
+    # On a projector the answer is given as an answer, not as «not predicted».
+    explanation = expected(mask="bidirectional")["arithmetic"]["predict"]["explanation"]
+    verdict = lab.page.locator("#puntuacion .predict-verdict")
+    assert text(verdict) == "Respuesta: " + explanation
     # Turned off, the questions ask again (nothing was kept as answered).
     lab.set(respuestas=False)
     assert lab.page.locator("#puntuacion .weights-wrap.veiled").count() > 0

@@ -80,6 +80,30 @@ def test_the_exercise_cell_is_in_view_on_a_phone(lab, width):
     assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
 
 
+def test_a_control_of_the_stuck_bar_takes_focus_where_it_is(lab):
+    # On a wide screen the bar of controls sticks to the top. A reader who
+    # has scrolled to the scores and clicks «Máscara» must still see them:
+    # focusing a control of the bar once scrolled the page up by the bar's
+    # height (scroll-padding-top took the bar's own controls for hidden).
+    lab.page.set_viewport_size({"width": 1366, "height": 900})
+    lab.open(lab.base_url)
+    lab.page.locator("#puntuacion").get_by_role("button", name="Mostrar sin predecir").click()
+    cell = lab.page.locator("#table-weights tbody tr").nth(1).locator("td").nth(3)
+    cell.evaluate("(node) => node.scrollIntoView({ block: 'center' })")
+    before = lab.page.evaluate("scrollY")
+    bar = lab.page.locator("#lab-bar").bounding_box()
+    assert before > 300 and bar["y"] == 0, (before, bar)  # scrolled, the bar stuck
+    mask = lab.page.get_by_label("Máscara", exact=True)
+    mask.focus()
+    assert lab.page.evaluate("scrollY") == before
+    mask.select_option(label="bidireccional")
+    lab.settle()
+    assert lab.page.evaluate("scrollY") == before
+    box = cell.bounding_box()
+    assert box["y"] >= bar["height"] and box["y"] + box["height"] <= 900, (box, bar)
+    assert lab.cell("Pesos", "banco", "parque") == "0,58"
+
+
 # Where a finger lands around each row's name button, and what it hits.
 ROW_PICK_TAPS = """() => [...document.querySelectorAll('#table-scores .row-pick')].map((button) => {
   button.scrollIntoView({ block: 'center' });

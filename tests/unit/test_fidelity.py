@@ -413,8 +413,26 @@ def test_the_share_sentence_says_where_the_share_goes_as_the_block_grows(d_model
         return
     below = here < limit
     assert below == (d_ff > d_model)
-    assert "Aquí queda por %s, en %s" % ("debajo" if below else "encima", ffn_here) in sentence
-    assert ("(con un decimal se lee igual)" in sentence) == (said + " %" == ffn_here)
+    side = "debajo" if below else "encima"
+    if said + " %" != ffn_here:
+        assert "Aquí queda por %s, en %s." % (side, ffn_here) in sentence
+    else:
+        # Equal at one decimal: the first digits that tell them apart, each
+        # checked against Decimal here.
+        assert "Aquí queda justo por %s: con un decimal los dos se leen %s, y con " % (
+            side, ffn_here) in sentence
+        found = re.search(r"y con (\w+) decimales, (\S+) % frente a (\S+) %\.", sentence)
+        digits = ["dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve"].index(
+            found.group(1)) + 2
+        share_text, limit_text = found.group(2), found.group(3)
+        exact_share = Decimal(100 * counts["ffn"]) / Decimal(counts["total"])
+        exact_limit = Decimal(100 * d_ff) / Decimal(2 * d_model + d_ff)
+        step = Decimal(10) ** -digits
+        assert decimals(share_text) == decimals(limit_text) == digits
+        assert abs(number(share_text) - exact_share) <= step / 2
+        assert abs(number(limit_text) - exact_limit) <= step / 2
+        assert share_text != limit_text
+        assert (number(share_text) < number(limit_text)) == below
     assert ("con d_ff mayor que d_model baja más de lo que sube" in sentence) == below
     assert ("con d_ff menor que d_model sube más de lo que baja" in sentence) == (not below)
 
@@ -562,6 +580,13 @@ def test_the_scaling_verdict_quotes_the_table():
     raw, root, scaled = (c["text"] for c in row["cells"][:3])
     assert "la desviación típica de q·k es %s (√512 ≈ %s)" % (raw, root) in view["verdict"]
     assert "dividida entre √dₖ, %s" % scaled in view["verdict"]
+    # The mean top weights in the table's own format (not as a percentage),
+    # and the even share against 1/N computed here.
+    top_raw, top_scaled = (c["text"] for c in row["cells"][3:5])
+    assert ("se lleva de media un peso de %s; dividiendo, %s (" % (top_raw, top_scaled)
+            in view["verdict"])
+    assert "cada clave tendría 1/%d = %s)" % (scaling.N_KEYS, (
+        "%.3f" % (1 / scaling.N_KEYS)).replace(".", ",")) in view["verdict"]
 
 
 def rope_cases():
@@ -676,7 +701,9 @@ def test_position_sentences_follow_the_sizes():
     still = view_of("block", {"shift_k": 0})["position"]["shift"]
     assert still["verdict"].startswith("Con k = 0 no hay nada que desplazar")
     moved = view_of("block", {"shift_k": 3})["position"]["shift"]
-    assert "el mejor mapa lineal fijo falla en %s" % moved["sine_only"] in moved["verdict"]
+    # The error is printed just before the verdict, which refers to it.
+    assert float(moved["sine_only"].replace(",", ".")) > 1e-9
+    assert "ningún mapa lineal fijo baja de ese error" in moved["verdict"]
     assert "allí falla en %s" % moved["zero"] in moved["verdict"]
 
 

@@ -142,7 +142,7 @@ function revealPrediction(node, prompt) {
     // A teacher's view, or seen without predicting: what it hides is open,
     // so the question gives its answer too, rather than ask what the page
     // already shows.
-    verdict.textContent = say("predict.skipped", prompt);
+    verdict.textContent = say(teacher() ? "predict.teacher" : "predict.skipped", prompt);
     node.dataset.revealed = "skipped";
     markAnswers(node, prompt);
   } else if (choice === undefined) {
