@@ -93,7 +93,7 @@ def training_panel(state):
                        for i, (a, b) in enumerate(zip(step["inputs"], step["targets"]))]
     worst = int(max(positions, key=lambda i: step["losses"][i]))
     picture = chart(
-        "−ln p de cada posición", x_axis,
+        "−ln p de cada posición, con la máscara causal", x_axis,
         linear_axis(0, max(float(max(step["losses"])), 0.1), "−ln p(objetivo)"),
         [series("−ln p", positions, step["losses"], 0)],
         "La pérdida de cada posición, con la máscara causal: %s. La mayor es la de «%s» → «%s» "

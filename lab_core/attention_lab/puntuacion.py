@@ -12,7 +12,8 @@ from ..didactic import HEADS
 from ..memo import reads
 from ..words import best_as_read, join_words, prompt, winner_sentence
 from .context import (
-    SENTENCE, asked_head, head_runs, options, rows_note, shown_heads, tokens_of, weight_texts,
+    MASK_LABELS, SENTENCE, asked_head, head_runs, options, rows_note, shown_heads, tokens_of,
+    weight_texts,
     weights_note,
 )
 
@@ -212,8 +213,8 @@ def _weight_question(state, tokens, head_id, weights, texts, allowed, words, sho
             else "más de la mitad" if answers == ["mitad"] else "menos de la mitad")
     return prompt({
         "id": "pred-puntuacion:%s:%s:%s:%d:%d" % ("|".join(tokens), state["mask"], head_id, i, j),
-        "question": "En %s, ¿qué peso recibirá «%s» en la fila de «%s»?"
-                    % (asked_head(state), tokens[j], tokens[i]),
+        "question": "En %s, con la máscara %s, ¿qué peso recibirá «%s» en la fila de «%s»?"
+                    % (asked_head(state), MASK_LABELS[state["mask"]], tokens[j], tokens[i]),
         "options": options(WEIGHT_BANDS),
         "answers": answers,
         "explanation": "%s Más peso en la fila: %s.%s Un peso no depende solo de su puntuación: "

@@ -56,20 +56,28 @@ def _stability(depth):
                    "y %s con pre-norm. Sube la profundidad para ver qué pasa al apilar capas."
                    % (d.fmt(post[0]), d.fmt(pre[0])))
     else:
+        post_ratio, pre_ratio = d.fmt(post[-1] / post[0]), d.fmt(pre[-1] / pre[0])
         kept = _kept(post)
         reduced = pre[-1] < pre[0]
+        if post[-1] >= post[0]:
+            post_words = "post-norm no lo reduce: con %d capas es %s veces el de una" % (
+                depth, post_ratio)
+        elif kept:
+            post_words = ("post-norm lo reduce poco: con %d capas es %s veces el de una (y de 1 "
+                          "a %d capas oscila entre %s y %s)" % (
+                              depth, post_ratio, depth, d.fmt(min(post)), d.fmt(max(post))))
+        else:
+            post_words = "post-norm también lo reduce: con %d capas es %s veces el de una" % (
+                depth, post_ratio)
         summary = (
             "Con %s, el gradiente de los pesos de la última capa al inicio vale %s con post-norm "
-            "y %s con pre-norm; con una sola capa, %s y %s. Al apilar capas, post-norm %s (de 1 "
-            "a %d capas oscila entre %s y %s) y pre-norm lo %s: con %d capas es %s veces el de "
-            "una." % (
+            "y %s con pre-norm; con una sola capa, %s y %s. Al apilar capas, %s; pre-norm %s: "
+            "%s veces." % (
                 plural(depth, "capa"), d.fmt(post[-1]), d.fmt(pre[-1]), d.fmt(post[0]),
-                d.fmt(pre[0]), "no lo reduce" if kept else "también lo reduce", depth,
-                d.fmt(min(post)), d.fmt(max(post)), "reduce" if reduced else "no reduce",
-                depth, d.fmt(pre[-1] / pre[0])))
+                d.fmt(pre[0]), post_words, "lo reduce" if reduced else "no lo reduce", pre_ratio))
         if kept and reduced:
             summary += (
-                " Unas últimas capas con gradientes grandes, que no bajan al apilar más, se "
+                " Unas últimas capas con gradientes grandes, que apenas bajan al apilar más, se "
                 "mueven demasiado en los primeros pasos si la tasa de aprendizaje es grande "
                 "desde el principio: por eso post-norm suele necesitar calentamiento (empezar "
                 "con una tasa pequeña e ir subiéndola) y pre-norm entrena estable sin él, como "

@@ -42,7 +42,8 @@ def test_score_prediction_is_revealed_after_a_pick(lab):
     lab.open(lab.base_url, "?mask=bidirectional")
     prompt = lab.page.locator("#puntuacion .predict")
     assert text(prompt.locator(".predict-question")) == (
-        "En «pista de lugar», ¿qué peso recibirá «parque» en la fila de «banco»?")
+        "En «pista de lugar», con la máscara bidireccional, ¿qué peso recibirá «parque» en la "
+        "fila de «banco»?")
     assert text(prompt.locator(".predict-verdict")) == ""
     prompt.get_by_role("button", name="0", exact=True).click()
     lab.settle()

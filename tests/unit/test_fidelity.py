@@ -727,7 +727,39 @@ def test_a_question_names_the_head_it_asks_about_among_the_tables_shown(head):
     view = view_of("attention", {"head": head, "mask": "bidirectional"})
     first = HEADS[head if head != "all" else list(HEADS)[0]]["label"]
     named = "«%s»%s" % (first, " (la primera de las tres)" if head == "all" else "")
-    assert view["arithmetic"]["predict"]["question"].startswith("En %s, ¿qué peso recibirá" % named)
+    assert view["arithmetic"]["predict"]["question"].startswith(
+        "En %s, con la máscara bidireccional, ¿qué peso recibirá" % named)
     assert " y la cabeza %s, si pasas" % named in view["mask"]["predict"]["question"]
     # The answer is that head's: the first of the worked-out blocks shown.
     assert view["arithmetic"]["blocks"][0]["head"] == first
+
+
+@pytest.mark.parametrize("depth", [2, 3, 5, 12, 40, 64])
+def test_the_gradient_sentence_says_what_the_stability_table_shows(depth):
+    # «post-norm no lo reduce» read against a table going 8,31 → 6,67: the
+    # words now follow the table's own values, last layer against one layer.
+    view = view_of("block", {"depth": depth})["layernorm"]
+    rows = view["stability"]["rows"]
+    assert [r["label"] for r in rows] == [str(n) for n in range(1, depth + 1)]
+    post = [r["cells"][0]["value"] for r in rows]
+    pre = [r["cells"][1]["value"] for r in rows]
+    sentence = view["stability_summary"]
+    assert sentence.startswith("Con %d capas, el gradiente de los pesos de la última capa al inicio "
+                               "vale %s con post-norm y %s con pre-norm; con una sola capa, %s y %s."
+                               % (depth, rows[-1]["cells"][0]["text"], rows[-1]["cells"][1]["text"],
+                                  rows[0]["cells"][0]["text"], rows[0]["cells"][1]["text"]))
+    post_ratio = "%.2f" % (Decimal(repr(post[-1])) / Decimal(repr(post[0])))
+    pre_ratio = "%.2f" % (Decimal(repr(pre[-1])) / Decimal(repr(pre[0])))
+    if post[-1] >= post[0]:
+        said = "post-norm no lo reduce: con %d capas es %s veces el de una;"
+    elif min(post) >= 0.5 * post[0]:
+        said = "post-norm lo reduce poco: con %d capas es %s veces el de una (y de 1 a"
+    else:
+        said = "post-norm también lo reduce: con %d capas es %s veces el de una;"
+    assert said % (depth, post_ratio.replace(".", ",")) in sentence
+    assert ("pre-norm %s: %s veces." % ("lo reduce" if pre[-1] < pre[0] else "no lo reduce",
+                                         pre_ratio.replace(".", ","))) in sentence
+    if "oscila entre" in sentence:
+        low, high = re.search(r"oscila entre (\S+) y (\S+)\)", sentence).groups()
+        texts = [r["cells"][0]["text"] for r in rows]
+        assert low == texts[post.index(min(post))] and high == texts[post.index(max(post))]
