@@ -141,7 +141,9 @@ def rope_panel(state):
     return {
         "theta": d.fmt(theta),
         "angle_q": _angle_text(m * theta), "angle_k": _angle_text(n * theta),
-        "q": d.fmt_vector(q), "k": d.fmt_vector(k),
+        # The reader's q and k as panels 1 and 3 write vectors, (1; 0); the
+        # rotated ones at the two decimals of every computed value.
+        "q": d.fmt_vector_short(q), "k": d.fmt_vector_short(k),
         "q_m": d.fmt_vector(q_m), "k_n": d.fmt_vector(k_n),
         "score": d.fmt(score),  # as the table beside it reads
         "equals": d.equals(score),  # «= 2,00» or «≈ 1,41», for a sentence
@@ -152,7 +154,7 @@ def rope_panel(state):
             d.fmt(np.linalg.norm(q), 3), d.fmt(np.linalg.norm(k), 3)),
         "drawing": {"extent": d.num(extent), "vectors": vectors,
                     "label": "q = %s y k = %s, girados %s y %s rad: qₘ = %s, kₙ = %s"
-                             % (d.fmt_vector(q), d.fmt_vector(k), d.fmt(m * theta),
+                             % (d.fmt_vector_short(q), d.fmt_vector_short(k), d.fmt(m * theta),
                                 d.fmt(n * theta), d.fmt_vector(q_m), d.fmt_vector(k_n))},
         "table": _offset_table(q, k, theta, offset),
         "chart": _offset_chart(q, k, theta, offset),
