@@ -81,6 +81,15 @@ def same(a, b, tolerance=TIE_TOLERANCE):
     return a.shape == b.shape and bool(np.all(np.abs(a - b) <= tolerance))
 
 
+SMALL_NUMBERS = ("cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve",
+                 "diez")
+
+
+def small_number_word(n):
+    """0..10 in words («con dos decimales»); larger numbers as digits."""
+    return SMALL_NUMBERS[n] if 0 <= n < len(SMALL_NUMBERS) else str(n)
+
+
 def fraction_words(share):
     """0.6665 -> 'aproximadamente dos tercios'; 0.5 -> 'la mitad'; else None."""
     for value, words in FRACTIONS:

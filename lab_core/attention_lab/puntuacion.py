@@ -13,8 +13,7 @@ from ..memo import reads
 from ..words import best_as_read, join_words, prompt, winner_sentence
 from .context import (
     MASK_LABELS, SENTENCE, asked_head, head_runs, options, rows_note, shown_heads, tokens_of,
-    weight_texts,
-    weights_note,
+    weight_texts, weights_note,
 )
 
 CORNER = "consulta \\ clave"

@@ -5,12 +5,10 @@ from __future__ import annotations
 from .. import block as b
 from .. import display as d
 from ..memo import reads
-from ..words import fraction_words
+from ..words import fraction_words, small_number_word
 from .sizes import REAL_PARAMS_MAX
 
 SHAPE_BATCH, SHAPE_T = 2, 10  # the article's batch and T
-DIGIT_WORDS = {2: "dos", 3: "tres", 4: "cuatro", 5: "cinco", 6: "seis", 7: "siete", 8: "ocho",
-               9: "nueve"}
 
 
 def parameter_table(d_model, d_ff):
@@ -105,8 +103,8 @@ def share_sentence(d_model, d_ff):
         while digits < 9 and d.fmt(100 * share, digits) == d.fmt(exact_limit, digits):
             digits += 1
         where = ("justo por %s: con un decimal los dos se leen %s, y con %s decimales, %s %% "
-                 "frente a %s %%" % (side, here, DIGIT_WORDS[digits], d.fmt(100 * share, digits),
-                                     d.fmt(exact_limit, digits)))
+                 "frente a %s %%" % (side, here, small_number_word(digits),
+                                     d.fmt(100 * share, digits), d.fmt(exact_limit, digits)))
     else:
         where = "por %s, en %s" % (side, here)
     return sentence + (": con esta proporción la FFN tiende al %s del total cuanto mayor es "
