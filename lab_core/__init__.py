@@ -3,7 +3,7 @@
 Math (pure functions over NumPy arrays)
 ---------------------------------------
 attention       scores, masks, softmax and attention.
-heads           words -> one-hot embeddings -> per-head Q, K, V -> attention; W_O.
+heads           words -> per-head Q, K, V (by word, or by position) -> attention; W_O.
 language        next-word probabilities over the vocabulary; the training loss.
 generation      the toy model continuing a sentence word by word, with KV caches.
 rope            single-frequency rotary position embedding.
@@ -15,6 +15,7 @@ train           one head trained to tell the senses of banco, backward pass by h
 Didactic data
 -------------
 didactic        the El · banco sentences, vocabulary, named heads, W_O and W_U.
+vocabulary      the words a reader may type, by group; typed text -> words.
 didactic_block  the block lab's sentence and quiz.
 didactic_train  the training corpus of panel 8.
 

@@ -14,9 +14,12 @@ matrices; here they were chosen by hand to make one pattern visible per head.
 
 Every head has d_k = d_v = 2, so every score is divided by √2.
 
-The vectors depend only on the word, not on its position. Therefore, under
-the causal mask, "banco" in both sentences sees exactly the same tokens
-(El, banco) and produces exactly the same mixture.
+The place and money heads' vectors depend only on the word, not on its
+position. Therefore, under the causal mask, "banco" in both sentences sees
+exactly the same tokens (El, banco) and produces exactly the same mixture.
+A word the reader types that is not one of the six takes the vectors of
+its group's word (lab_core/vocabulary.py: «río» those of parque). The
+previous-token head is built from position alone (see its entry).
 """
 from __future__ import annotations
 
@@ -79,24 +82,19 @@ HEADS = {
     "anterior": {
         "label": "token anterior",
         "summary": (
-            "en las frases del artículo, cada palabra apunta con su consulta a "
-            "la clave de la palabra que la precede; El, sin nadie delante, se "
-            "mira a sí mismo."
+            "no mira qué palabra es, sino dónde está: la consulta de la posición i "
+            "gira como la clave de la posición i − 1 (la rotación del panel 5, "
+            "θ = 0,5), así que cada palabra apunta a la anterior en cualquier frase; "
+            "la primera, sin nadie delante, se mira a sí misma con la máscara causal."
         ),
         "axes": ("eje 1", "eje 2"),
         "value_axes": ("eje 1", "eje 2"),
-        # Keys point in four directions (0°, 90°, 180°, 270°), one per slot of
-        # the sentences; each query points where its predecessor's key does,
-        # giving that pair the score 2·2/√2 ≈ 2,83. Values carry the
-        # direction of the word's own key, halved: "which word I am".
-        "vectors": {
-            "El": {"q": (2, 0), "k": (2, 0), "v": (1, 0)},
-            "banco": {"q": (2, 0), "k": (0, 2), "v": (0, 1)},
-            "del": {"q": (0, 2), "k": (-2, 0), "v": (-1, 0)},
-            "parque": {"q": (-2, 0), "k": (0, -2), "v": (0, -1)},
-            "de": {"q": (0, 2), "k": (-2, 0), "v": (-1, 0)},
-            "crédito": {"q": (-2, 0), "k": (0, -2), "v": (0, -1)},
-        },
+        # Built from position, not from the word (heads.position_qkv):
+        # k_j = R(j·θ)·base, q_i = R((i − 1)·θ)·base, v_j = R(j·θ)·value.
+        # q_i·k_j = |base|²·cos((j − i + 1)·θ): largest, 25, at j = i − 1,
+        # and every other offset of a sentence of up to 12 words is at least
+        # θ away from a whole turn, so the peak is unique.
+        "position": {"theta": 0.5, "base": (5.0, 0.0), "value": (1.0, 0.0)},
     },
 }
 

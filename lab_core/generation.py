@@ -16,21 +16,21 @@ import numpy as np
 
 from .attention import softmax
 from .didactic import VOCABULARY, W_O, W_U
-from .heads import embed, head_projections
+from .heads import embed, head_qkv
 from .kvcache import cache_step, empty_cache
 
 TIE_TOLERANCE = 1e-9
 
 
-def decode_step(caches, word, heads):
-    # {head id: cache}, a word, {head id: head} -> logits [vocab], new caches
-    """One step: project only `word`, extend each head's cache, attend,
-    concatenate, W_O, add the residual, unembed with W_U."""
-    x = embed([word])[0]  # [d_model]
+def decode_step(caches, words, heads):
+    # {head id: cache}, the words so far, {head id: head} -> logits [vocab], new caches
+    """One step: project only the last word (at its position), extend each
+    head's cache, attend, concatenate, W_O, add the residual, unembed with W_U."""
+    x = embed(words[-1:])[0]  # [d_model]
     outs, new = [], {}
     for head_id, head in heads.items():
-        w_q, w_k, w_v = head_projections(head)
-        out, _, new[head_id] = cache_step(caches[head_id], x, w_q, w_k, w_v)
+        q, k, v = (m[0] for m in head_qkv(words, head, first=len(words) - 1))
+        out, _, new[head_id] = cache_step(caches[head_id], q, k, v)
         outs.append(out)  # [d_v]
     residual = x + np.concatenate(outs) @ np.array(W_O, dtype=float)  # [d_model]
     return residual @ np.array(W_U, dtype=float), new  # [vocab]
@@ -53,13 +53,13 @@ def generate(prompt, heads, n_new, temperature=0.0, seed=0):
     rng = np.random.RandomState(seed)
     caches = {}
     for head_id, head in heads.items():
-        _, w_k, w_v = head_projections(head)
-        caches[head_id] = empty_cache(w_k.shape[1], w_v.shape[1])
-    for word in prompt[:-1]:  # prefill: the prompt's keys and values go in the cache
-        _, caches = decode_step(caches, word, heads)
+        _, k, v = head_qkv(prompt[:1], head)
+        caches[head_id] = empty_cache(k.shape[1], v.shape[1])
+    for t in range(1, len(prompt)):  # prefill: the prompt's keys and values go in the cache
+        _, caches = decode_step(caches, prompt[:t], heads)
     tokens, steps = list(prompt), []
     for _ in range(n_new):
-        logits, caches = decode_step(caches, tokens[-1], heads)
+        logits, caches = decode_step(caches, tokens, heads)
         index, probs = choose(logits, temperature, rng)
         steps.append({"input": tokens[-1], "logits": logits, "probs": probs,
                       "chosen": VOCABULARY[index],

@@ -11,22 +11,21 @@ from __future__ import annotations
 import numpy as np
 
 from .attention import attention, make_mask, softmax, scaled_scores
-from .heads import embed, head_projections
+from .heads import head_qkv
 
 
 def empty_cache(d_k, d_v):  # -> {"k": [0, d_k], "v": [0, d_v]}
     return {"k": np.zeros((0, d_k)), "v": np.zeros((0, d_v))}
 
 
-def cache_step(cache, x_new, w_q, w_k, w_v):
-    # cache {"k": [t, d_k], "v": [t, d_v]}, x_new [d_model], W [d_model, d_*]
+def cache_step(cache, q, k, v):
+    # cache {"k": [t, d_k], "v": [t, d_v]}, the new token's q [d_k], k [d_k], v [d_v]
     #   -> out [d_v], weights [t+1], new cache (t+1 rows)
-    """Project only the new token, extend the cache, attend over it.
+    """Extend the cache with the new token's k and v, attend over it with its q.
 
     The new token is the last position, so causality needs no mask here: it
     may see every cached position and itself.
     """
-    q, k, v = x_new @ w_q, x_new @ w_k, x_new @ w_v
     cache = {"k": np.vstack([cache["k"], k]), "v": np.vstack([cache["v"], v])}
     weights = softmax(scaled_scores(q[None, :], cache["k"]))[0]
     return weights @ cache["v"], weights, cache
@@ -34,12 +33,14 @@ def cache_step(cache, x_new, w_q, w_k, w_v):
 
 def generate_with_cache(tokens, head):
     # n_seq words, head data -> outs [n_seq, d_v], weights: n_seq rows, caches: n_seq caches
-    x = embed(tokens)
-    w_q, w_k, w_v = head_projections(head)
-    cache = empty_cache(w_k.shape[1], w_v.shape[1])
+    # A token's q, k and v depend on itself and its position only: computing
+    # them for the whole sentence at once is what projecting each new token
+    # as it arrives would give.
+    q, k, v = head_qkv(tokens, head)
+    cache = empty_cache(k.shape[1], v.shape[1])
     outs, caches, weights = [], [], []
-    for x_new in x:
-        out, row, cache = cache_step(cache, x_new, w_q, w_k, w_v)
+    for t in range(len(tokens)):
+        out, row, cache = cache_step(cache, q[t], k[t], v[t])
         outs.append(out)
         weights.append(row)
         caches.append(cache)
@@ -48,9 +49,8 @@ def generate_with_cache(tokens, head):
 
 def full_recompute(tokens, head, mask_kind="causal"):  # -> [n_seq, d_v]
     """Every position from scratch: the reference the cache must match."""
-    x = embed(tokens)
-    w_q, w_k, w_v = head_projections(head)
-    return attention(x @ w_q, x @ w_k, x @ w_v, make_mask(mask_kind, len(tokens)))[2]
+    q, k, v = head_qkv(tokens, head)
+    return attention(q, k, v, make_mask(mask_kind, len(tokens)))[2]
 
 
 def prefix_drift(tokens, head, mask_kind):

@@ -10,7 +10,7 @@ import numpy as np
 
 from .attention import softmax
 from .didactic import VOCABULARY, W_U
-from .heads import embed, multi_head
+from .heads import embed, model_word, multi_head
 
 
 def next_word_probs(tokens, heads, mask_kind):
@@ -32,17 +32,27 @@ def training_step(tokens, heads, mask_kind):
 
     Every position is computed in one pass; the mask alone decides what each
     one may see. The last position has no next token, so it has no target.
-    Returns inputs, targets (words), p(target), losses and their mean.
+    The toy model predicts only the article's six words: a position whose
+    next word is another has no loss (`scored` False; its p and loss NaN),
+    and the mean is over the scored positions (NaN if none is).
+    Returns inputs, targets (words), scored, p(target), losses and their mean.
     """
     if len(tokens) < 2:
         raise ValueError("hace falta una frase de al menos 2 palabras para tener objetivos")
     _, _, probs = next_word_probs(tokens, heads, mask_kind)
-    targets = [VOCABULARY.index(word) for word in tokens[1:]]
-    losses = cross_entropy(probs[:-1], targets)
+    known = [model_word(word) for word in tokens[1:]]
+    scored = np.array([word is not None for word in known])
+    p_target = np.full(len(known), np.nan)
+    losses = np.full(len(known), np.nan)
+    rows = np.flatnonzero(scored)
+    targets = [VOCABULARY.index(known[i]) for i in rows]
+    p_target[rows] = probs[rows, targets]
+    losses[rows] = cross_entropy(probs[rows], targets)
     return {
         "inputs": list(tokens[:-1]),
         "targets": list(tokens[1:]),
-        "p_target": probs[np.arange(len(targets)), targets],
+        "scored": scored,
+        "p_target": p_target,
         "losses": losses,
-        "loss": float(np.mean(losses)),
+        "loss": float(np.mean(losses[rows])) if len(rows) else float("nan"),
     }

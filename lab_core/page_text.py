@@ -174,6 +174,7 @@ TEXT = {
     "chip.left.other": "Mover «{word}» (posición {i} de la frase para comparar) a la izquierda",
     "chip.right.other": "Mover «{word}» (posición {i} de la frase para comparar) a la derecha",
     "chip.remove.other": "Quitar «{word}» (posición {i} de la frase para comparar)",
+    "chip.unknown": " (no la conozco)",
     "vectors.of": "Vectores de",
     "vectors.word": "palabra",
     "vectors.q": "q (consulta)",

@@ -61,9 +61,11 @@ class Spec:
     key whose old value no longer fits after another changed is brought
     into range instead of refused (a query position when the sentence gets
     shorter); a value the caller sends is still checked strictly.
+    `follows`: key -> (other, rule): when `other` is given and `key` is not,
+    key = rule(state) (a typed sentence puts the query on its «banco»).
     """
 
-    def __init__(self, keys, defaults, resets=None, clamps=None):
+    def __init__(self, keys, defaults, resets=None, clamps=None, follows=None):
         if list(keys) != list(defaults):
             raise ValueError("keys and defaults must list the same keys in order")
         self.keys = keys
@@ -72,6 +74,7 @@ class Spec:
         self.defaults = defaults
         self.resets = resets or {}
         self.clamps = clamps or {}
+        self.follows = follows or {}
 
     def default_state(self):
         return {k: (list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v)
@@ -267,6 +270,8 @@ def update_state(spec, current, partial):
         try:
             if key not in partial and key in spec.clamps:
                 state[key] = spec.clamps[key](state[key], state)
+            if key not in partial and spec.follows.get(key, (None,))[0] in partial:
+                state[key] = spec.follows[key][1](state)
             state[key] = parse(partial.get(key, state[key]), state)
         except ValueError as error:
             # Blame the key the caller changed: a check between two keys
@@ -288,6 +293,8 @@ def state_from_params(spec, params):
         try:
             if not given and key in spec.clamps:
                 state[key] = spec.clamps[key](state[key], state)
+            if not given and spec.follows.get(key, (None,))[0] in params:
+                state[key] = spec.follows[key][1](state)
             state[key] = parse(params[key] if given else state[key], state)
             continue
         except ValueError as error:

@@ -59,13 +59,22 @@ announce    {state key: sentence}: what a screen reader hears after a change
 
 Attention lab ("attention", lab_core/attention_lab/)
 ------------------------------------------------------
-builder     the reader's sentences for the sentence builder: {"words",
-            "other_words": [{"index", "word", "label"}], "count",
-            "other_count", "full", "other_full", "single", "other_single"}.
+builder     the reader's sentences, typed or built: {"words",
+            "other_words": [{"index", "word", "label", "known", "group"}],
+            "text", "other_text" (the sentence as its field shows it),
+            "count", "other_count", "full", "other_full", "single",
+            "other_single", "notice", "other_notice" (the words the lab does
+            not know, and near misses), "fix", "other_fix" (the button
+            that puts the suggestions in: {"label", "tokens"}, or None)}.
+clues       what each word head finds for the query under both masks:
+            {"title", "heads": [one sentence per word head], "lesson"}.
+vocabulary  the words the lab knows: {"title", "groups": [{"label", "rule"
+            (the vectors its words take), "words"}]}.
 vectors     the vector editor: {"tables": [{"head", "label", "caption",
             "edited" (how many of its vectors), "picker" (its button's words
             when several heads show), "rows": [{"word", "cells": [{"name",
-            "role", "x", "y", "edited", "label", "original"}]}]}], "edited"}.
+            "role", "x", "y", "edited", "label", "original"}]}]}], "edited",
+            "note"}: word heads only, one row per known word of the sentence.
 learning    panel 8, a head trained twice (attention_lab/aprende.py): {"step",
             "table" (loss and accuracies per mask), "chart" (both losses),
             "weights" (tables of banco's attention), "views" (head views),

@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 
 from .. import scaling
-from ..didactic import DEFAULT_STATE, HEADS, ROPE_DEFAULTS, SENTENCES, VOCABULARY
+from ..didactic import DEFAULT_STATE, HEADS, ROPE_DEFAULTS, SENTENCES
+from ..heads import is_position_head, vector_key, word_vectors
 from ..didactic_train import DEFAULT_LR, DEFAULT_SEED, MAX_SEED, MAX_STEPS
 from ..lab import Lab, Panel, number_fields
 from ..memo import reads
@@ -18,6 +19,7 @@ from ..state import (
     Key, Spec, choice_key, flag, float_range, int_range, number_control, parse_float, parse_int,
     shown, vector,
 )
+from ..vocabulary import GROUPS, LEXICON, lemma, read_sentence
 from ..words import plural
 from . import aprende, cabezas, cache, entrenamiento, mascara, mezcla, propia, puntuacion, rope
 from .cache import GEN_MODES
@@ -72,25 +74,21 @@ def _position(name):
 
 
 def _words(name):
-    """A sentence of the reader's: words of the vocabulary, 1 to MAX_TOKENS.
-    As a list, or as URL text 'El;banco;de;parque'; empty means the preset."""
+    """A sentence of the reader's, 1 to MAX_TOKENS words, read by
+    vocabulary.read_sentence: typed text («Pedí un crédito al banco»), the
+    URL form 'Pedí;un;crédito;al;banco' (a semicolon is punctuation too), or
+    a list of words. None or [] means the preset."""
     label = LABELS[name]
 
     def parse(value, state):
-        if value is None or value == "" or value == []:
+        if value is None or (isinstance(value, (list, tuple)) and not value):
             return []
-        parts = value.split(";") if isinstance(value, str) else value
-        if not isinstance(parts, (list, tuple)):
-            raise ValueError("%s: «%s» debe ser una lista de palabras, como El;banco;de;parque"
-                             % (label, shown(value)))
-        if len(parts) > MAX_TOKENS:
-            raise ValueError("%s: una frase tiene de 1 a %d palabras; esta tiene %d"
-                             % (label, MAX_TOKENS, len(parts)))
-        for word in parts:
-            if not isinstance(word, str) or word not in VOCABULARY:
-                raise ValueError("%s: «%s» no está en el vocabulario (%s)"
-                                 % (label, shown(word), ", ".join(VOCABULARY)))
-        return list(parts)
+        if isinstance(value, (list, tuple)):
+            if not all(isinstance(word, str) for word in value):
+                raise ValueError("%s: «%s» debe ser una lista de palabras, como "
+                                 "[\"El\", \"banco\"]" % (label, shown(value)))
+            value = " ".join(value)
+        return read_sentence(value, label)
 
     return Key(label, parse)
 
@@ -99,6 +97,13 @@ def vector_label(name):
     """'lugar.parque.k' -> 'k de «parque» (pista de lugar)'."""
     head_id, word, role = name.split(".")
     return "%s de «%s» (%s)" % (role, word, HEADS[head_id]["label"])
+
+
+def _editable(head_id, word):
+    """Can the reader edit this word's vectors in this head? A word head,
+    and a word of the lab's vocabulary written as its table writes it."""
+    return (head_id in HEADS and not is_position_head(HEADS[head_id])
+            and isinstance(word, str) and lemma(word) is not None and vector_key(word) == word)
 
 
 def _vectors(value, state):
@@ -121,8 +126,11 @@ def _vectors(value, state):
     edits = {}
     for name, coords in items:
         parts = name.split(".") if isinstance(name, str) else []
-        if (len(parts) != 3 or parts[0] not in HEADS or parts[1] not in VOCABULARY
-                or parts[2] not in ROLES):
+        if len(parts) == 3 and parts[0] in HEADS and is_position_head(HEADS[parts[0]]):
+            raise ValueError("%s: la cabeza «%s» se construye con la posición, no con la "
+                             "palabra: no tiene vectores por palabra que cambiar"
+                             % (label, HEADS[parts[0]]["label"]))
+        if len(parts) != 3 or not _editable(parts[0], parts[1]) or parts[2] not in ROLES:
             raise ValueError("%s: «%s» no es un vector; se escribe cabeza.palabra.q, .k o .v, "
                              "como lugar.parque.k" % (label, shown(name)))
         what = vector_label(name)
@@ -133,13 +141,21 @@ def _vectors(value, state):
             raise ValueError("%s: tiene %s; aquí cada vector tiene 2"
                              % (what, plural(len(values), "coordenada")))
         xy = [parse_float(what, v, -EDIT_LIMIT, EDIT_LIMIT) for v in values]
-        if tuple(xy) != tuple(HEADS[parts[0]]["vectors"][parts[1]][parts[2]]):
+        if tuple(xy) != tuple(word_vectors(HEADS[parts[0]], parts[1])[parts[2]]):
             edits[name] = xy
     return edits
 
 
 def _clamp_position(value, state):
     return min(value, len(tokens_of(state)) - 1) if isinstance(value, int) else value
+
+
+def _query_on_banco(state):
+    """A new sentence of the reader's puts the query on its first «banco»
+    (the word the lab is about), or keeps it in range."""
+    tokens = tokens_of(state)
+    found = [i for i, word in enumerate(tokens) if lemma(word) == "banco"]
+    return found[0] if found else _clamp_position(state["query"], state)
 
 
 def _clamp_step(value, state):
@@ -208,6 +224,7 @@ SPEC = Spec(
     # sentence that got shorter.
     resets={"sentence": ("tokens",)},
     clamps={"query": _clamp_position, "key": _clamp_position, "step": _clamp_step},
+    follows={"query": ("tokens", _query_on_banco)},
 )
 
 
@@ -241,7 +258,9 @@ def controls(state):
                      "options": options(list(SENTENCE_LABELS.items())
                                         + ([("propia", "Tu frase: %s" % " ".join(tokens))]
                                            if state["tokens"] else []))},
-        "vocabulary": {"label": "Palabra", "options": options((w, w) for w in VOCABULARY)},
+        "vocabulary": {"label": "Palabra", "options": options(
+            (w, "%s · %s" % (w, GROUPS[group][0].lower())) for group in GROUPS
+            for w in GROUPS[group][2])},
         "query": {"label": LABELS["query"], "options": positions},
         "key": {"label": LABELS["key"], "options": positions},
         "mask": choices("mask", MASK_LABELS),

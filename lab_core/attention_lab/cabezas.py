@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from .. import display as d
 from ..didactic import HEADS, VOCABULARY
-from ..heads import multi_head
+from ..heads import is_position_head, multi_head, vector_key, word_vectors
+from ..vocabulary import lemma
 from ..memo import reads
 from ..words import join_words
 from .context import SENTENCE, ALL_HEADS, heads_of, run, shown_heads, tokens_of
@@ -132,19 +133,30 @@ def _number(x):
     return d.fmt_short(x, 4)
 
 
-@reads("vec", "head")
+def editable_words(tokens):
+    """The words of a sentence whose vectors a reader may edit, once each,
+    in order, as their tables write them: the lab's words (an unknown word
+    is neutral and stays so)."""
+    return list(dict.fromkeys(vector_key(w) for w in tokens if lemma(w) is not None))
+
+
+@reads("sentence", "tokens", "vec", "head")
 def vectors_view(state):
-    """For each shown head, every word's q, k and v, editable."""
+    """For each shown word head, the q, k and v of the sentence's words, editable."""
     heads = heads_of(state)
+    words = editable_words(tokens_of(state))
     tables = []
+    position_heads = [h for h in shown_heads(state) if is_position_head(HEADS[h])]
     for head_id in shown_heads(state):
+        if head_id in position_heads:
+            continue
         rows = []
-        for word in VOCABULARY:
+        for word in words:
             cells = []
             for role in ("q", "k", "v"):
                 name = "%s.%s.%s" % (head_id, word, role)
-                value = heads[head_id]["vectors"][word][role]
-                original = HEADS[head_id]["vectors"][word][role]
+                value = word_vectors(heads[head_id], word)[role]
+                original = word_vectors(HEADS[head_id], word)[role]
                 cells.append({
                     "name": name, "role": role,
                     "x": _number(value[0]), "y": _number(value[1]),
@@ -160,7 +172,14 @@ def vectors_view(state):
                        "rows": rows, "edited": edited,
                        "picker": label if not edited else "%s (%d %s)" % (
                            label, edited, "cambiado" if edited == 1 else "cambiados")})
-    return {"tables": tables, "edited": len(state["vec"])}
+    notes = []
+    if position_heads:
+        notes.append("La cabeza «%s» no tiene vectores por palabra: los construye con la "
+                     "posición (panel 5), así que aquí no hay nada que cambiar."
+                     % HEADS[position_heads[0]]["label"])
+    if any(lemma(w) is None for w in tokens_of(state)):
+        notes.append("Una palabra que no conozco es neutra y no se edita.")
+    return {"tables": tables, "edited": len(state["vec"]), "note": " ".join(notes)}
 
 
 PARTS = (("heads", heads_panel), ("vectors", vectors_view))

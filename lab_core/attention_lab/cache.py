@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import display as d
 from ..didactic import HEADS, VOCABULARY
+from ..heads import is_position_head, word_vectors
 from ..kvcache import (
     attention_counts, cache_sizes, full_recompute, generate_with_cache, prefix_drift,
     projection_counts,
@@ -39,7 +40,8 @@ def _differences(a, b):
 def _same_vectors(state, words_a, words_b, head_ids):
     """Do the words that differ carry the same q, k and v in every head?"""
     heads = heads_of(state)
-    return all(heads[h]["vectors"][a] == heads[h]["vectors"][b]
+    return all(is_position_head(heads[h])  # it reads positions only
+               or word_vectors(heads[h], a) == word_vectors(heads[h], b)
                for h in head_ids for a, b in zip(words_a, words_b) if a != b)
 
 
@@ -75,6 +77,9 @@ def prefix_comparison(state, step, head_ids):
         verdict = ("iguales: hasta la posición %d las dos frases tienen los mismos tokens "
                    "(%s), y con la caché causal nada posterior cuenta"
                    % (p, join_words(here[:step])))
+    elif outputs_same and all(is_position_head(HEADS[h]) for h in head_ids):
+        verdict = ("iguales, aunque los prefijos difieren (%s): la cabeza «%s» no mira las "
+                   "palabras, solo sus posiciones" % (differ, HEADS[head_ids[0]]["label"]))
     elif outputs_same and _same_vectors(state, here[:step], there[:step], head_ids):
         verdict = ("iguales, aunque los prefijos difieren (%s): en %s esas palabras tienen "
                    "los mismos vectores q, k y v" % (differ, join_words(

@@ -9,13 +9,14 @@ import functools
 from .. import display as d
 from ..didactic import HEADS, SENTENCES
 from ..heads import edit_heads, run_head
+from ..vocabulary import MAX_WORDS
 
 # The state keys that decide the sentences and the heads' vectors: every
 # builder that runs a head reads them.
 SENTENCE = ("sentence", "tokens", "other", "vec")
 
 MASK_LABELS = {"causal": "causal", "bidirectional": "bidireccional"}
-MAX_TOKENS = 8  # a reader's sentence: 1 to 8 words of the vocabulary
+MAX_TOKENS = MAX_WORDS  # a reader's sentence: 1 to 12 words
 ALL_HEADS = "all"
 
 

@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from .. import display as d
+from ..didactic import VOCABULARY
 from ..language import training_step
 from ..memo import reads
 from ..pictures import chart, linear_axis, series
@@ -72,37 +75,61 @@ def training_panel(state):
     heads = heads_of(state)
     step = training_step(tokens, heads, "causal")
     leak = training_step(tokens, heads, "bidirectional")
-    rows = [{"label": position_label(i, word), "cells": [
-        d.cell(None, step["targets"][i]),
-        d.cell(step["p_target"][i], d.fmt(step["p_target"][i], PROB_DIGITS)),
-        d.cell(step["losses"][i], d.fmt(step["losses"][i], LOSS_DIGITS)),
-        d.cell(leak["losses"][i], d.fmt(leak["losses"][i], LOSS_DIGITS))]}
-        for i, word in enumerate(step["inputs"])]
+    kept = [int(i) for i in np.flatnonzero(step["scored"])]
+    outside = [step["targets"][i] for i in range(len(step["targets"])) if not step["scored"][i]]
+    if not kept:
+        return {"table": None, "chart": None, "has_loss": False,
+                "pairs": "Ninguna palabra siguiente de tu frase (%s) está entre las seis que "
+                "el modelo de juguete sabe predecir (%s): no hay pérdida que calcular."
+                % (join_words(["«%s»" % w for w in outside]), join_words(VOCABULARY)),
+                "summary": "", "detail": ""}
+    rows = []
+    for i, word in enumerate(step["inputs"]):
+        if step["scored"][i]:
+            cells = [d.cell(step["p_target"][i], d.fmt(step["p_target"][i], PROB_DIGITS)),
+                     d.cell(step["losses"][i], d.fmt(step["losses"][i], LOSS_DIGITS)),
+                     d.cell(leak["losses"][i], d.fmt(leak["losses"][i], LOSS_DIGITS))]
+        else:
+            cells = [d.cell(None, "—")] * 3
+        rows.append({"label": position_label(i, word),
+                     "cells": [d.cell(None, step["targets"][i])] + cells})
     rows.append({"label": "pérdida media", "selected": True,
                  "cells": [d.cell(None, ""), d.cell(None, ""),
                            d.cell(step["loss"], d.fmt(step["loss"], LOSS_DIGITS)),
                            d.cell(leak["loss"], d.fmt(leak["loss"], LOSS_DIGITS))]})
-    better, worse = _moves(step["inputs"], step["targets"], step["losses"], leak["losses"])
+    inputs = [step["inputs"][i] for i in kept]
+    targets = [step["targets"][i] for i in kept]
+    losses, leaked = step["losses"][kept], leak["losses"][kept]
+    better, worse = _moves(inputs, targets, losses, leaked)
     # −ln p from p as shown (two decimals) may read otherwise than the loss.
     redone = any(float(d.number(d.fmt(p, PROB_DIGITS))) <= 0 or
                  d.fmt(-math.log(float(d.number(d.fmt(p, PROB_DIGITS)))), LOSS_DIGITS)
-                 != d.fmt(loss, LOSS_DIGITS) for p, loss in zip(step["p_target"], step["losses"]))
-    positions = list(range(len(step["inputs"])))
+                 != d.fmt(loss, LOSS_DIGITS) for p, loss in zip(step["p_target"][kept], losses))
+    positions = list(range(len(kept)))
     x_axis = linear_axis(-0.5, len(positions) - 0.5, "posición (entrada → objetivo)")
     x_axis["ticks"] = [{"value": i, "label": "%s → %s" % (a, b)}
-                       for i, (a, b) in enumerate(zip(step["inputs"], step["targets"]))]
-    worst = int(max(positions, key=lambda i: step["losses"][i]))
+                       for i, (a, b) in enumerate(zip(inputs, targets))]
+    worst = int(max(positions, key=lambda i: losses[i]))
     picture = chart(
         "−ln p de cada posición, con la máscara causal", x_axis,
-        linear_axis(0, max(float(max(step["losses"])), 0.1), "−ln p(objetivo)"),
-        [series("−ln p", positions, step["losses"], 0)],
+        linear_axis(0, max(float(max(losses)), 0.1), "−ln p(objetivo)"),
+        [series("−ln p", positions, losses, 0)],
         "La pérdida de cada posición, con la máscara causal: %s. La mayor es la de «%s» → «%s» "
         "(%s)." % (
             "; ".join("«%s» → «%s»: %s" % (a, b, d.fmt(x, LOSS_DIGITS)) for a, b, x in
-                      zip(step["inputs"], step["targets"], step["losses"])),
-            step["inputs"][worst], step["targets"][worst],
-            d.fmt(step["losses"][worst], LOSS_DIGITS)),
+                      zip(inputs, targets, losses)),
+            inputs[worst], targets[worst], d.fmt(losses[worst], LOSS_DIGITS)),
         kind="bars")
+    notes = []
+    if outside:
+        notes.append("«—»: el modelo de juguete solo sabe predecir las seis palabras del "
+                     "artículo (%s); %s no %s, así que esa posición no cuenta en la media."
+                     % (join_words(VOCABULARY), join_words(["«%s»" % w for w in
+                                                             dict.fromkeys(outside)]),
+                        "es una de ellas" if len(set(outside)) == 1 else "son de ellas"))
+    if redone:
+        notes.append("p se lee con dos decimales; −ln p se calcula con p sin redondear, así "
+                     "que puede no salir de la p que se lee.")
     conclusion, detail = summary(step["loss"], leak["loss"], better, worse)
     return {
         "chart": picture,
@@ -112,8 +139,7 @@ def training_panel(state):
         "table": d.table("training", "Todas las posiciones a la vez (objetivo: el token "
                          "siguiente)", ["objetivo", "p(objetivo), causal", "−ln p, causal",
                                         "−ln p, bidireccional"], rows, "entrada",
-                         "p se lee con dos decimales; −ln p se calcula con p sin redondear, así "
-                         "que puede no salir de la p que se lee." if redone else None),
+                         " ".join(notes) or None),
         "pairs": pairs_sentence(step["inputs"], step["targets"]),
     }
 

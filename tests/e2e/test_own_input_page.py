@@ -1,6 +1,6 @@
 """Your own sentence, your own vectors, and attention you can see."""
 import pytest
-from conftest import new_page, text, texts
+from conftest import Lab, new_page, text, texts
 
 
 def chips(lab, target="tokens"):
@@ -79,7 +79,8 @@ def test_with_all_heads_the_editor_shows_one_heads_vectors_at_a_time(lab):
     editor = lab.page.locator("#cabezas .vectors")
     picker = editor.get_by_role("group", name="Vectores de")
     buttons = picker.get_by_role("button")
-    assert texts(buttons) == ["pista de lugar", "pista financiera", "token anterior"]
+    # The word heads: «token anterior» is built from position, with no word's vectors.
+    assert texts(buttons) == ["pista de lugar", "pista financiera"]
     assert buttons.first.get_attribute("aria-pressed") == "true"
     tables = editor.locator("table:visible")
     assert tables.count() == 1 and "pista de lugar" in text(tables.first.locator("caption"))
@@ -216,3 +217,101 @@ def test_curves_have_axes_ticks_and_a_text_alternative(lab):
     lab.open(lab.base_url, "?panel=rope")
     assert lab.page.locator("#rope svg.chart circle.marker-dot").count() == 1
     assert lab.page.locator("#entrenamiento svg.chart rect.bar").count() == 3
+
+
+# ------------------------------------------------------------- typing a sentence
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+def type_sentence(lab, words, field="#type-tokens"):
+    """Type into the sentence field as a phone user does, and tap «Usar»."""
+    box = lab.page.locator(field)
+    box.scroll_into_view_if_needed()
+    box.tap()
+    box.fill(words)
+    box.locator("xpath=ancestor::form").get_by_role("button", name="Usar").tap()
+    return lab.settle()
+
+
+def test_type_a_sentence_on_a_phone_and_read_bancos_weights(browser, base_url):
+    context = browser.new_context(**PHONE)
+    lab = Lab(new_page(context))
+    try:
+        lab.open(base_url, "", more=False)
+        state = type_sentence(lab, "Pedí un crédito al banco.")
+        # Python read the words (the full stop is dropped) and put the query on banco.
+        assert state["tokens"] == ["Pedí", "un", "crédito", "al", "banco"] and state["query"] == 4
+        assert "tokens=Ped%C3%AD;un;cr%C3%A9dito;al;banco" in lab.url()
+        lesson = text(lab.page.locator("#propia .clue-lesson"))
+        assert "«crédito» va antes de «banco»: la máscara causal solo oculta lo que viene después" in lesson
+        # banco's weights, causal, with the money head: crédito gets the 0,45 the sentence quotes.
+        lab.choose("Cabeza", "pista financiera")
+        lab.look()
+        row = lab.table("Pesos")["banco"]
+        assert row == ["0,11", "0,11", "0,45", "0,11", "0,22"]
+        assert "recibe 0,45" in lesson
+        # A link with the typed sentence paints it again after a reload.
+        lab.page.reload()
+        lab.page.evaluate("window.lab.ready")
+        lab.page.wait_for_selector("body[data-live='true']", state="attached")
+        assert lab.state()["tokens"] == ["Pedí", "un", "crédito", "al", "banco"]
+        assert lab.page.locator("#type-tokens").input_value() == "Pedí un crédito al banco"
+        assert "«crédito» va antes" in text(lab.page.locator("#propia .clue-lesson"))
+        # On a phone every chip's button is a finger's size.
+        lab.page.locator("#propia summary", has_text="Armarla con botones").tap()
+        sizes = lab.page.locator("#propia [data-target='tokens'][data-builder]").evaluate_all(
+            "(bs) => bs.map((b) => [b.getBoundingClientRect().width, b.getBoundingClientRect().height])")
+        assert len(sizes) == 15 and all(w >= 44 and h >= 44 for w, h in sizes), sizes
+        assert lab.errors == []
+    finally:
+        context.close()
+
+
+def test_an_unknown_word_is_named_and_its_near_miss_is_one_tap_away(browser, base_url):
+    context = browser.new_context(**PHONE)
+    lab = Lab(new_page(context))
+    try:
+        lab.open(base_url, "", more=False)
+        type_sentence(lab, "El banco junto al rio")
+        notice = lab.page.locator("#notice-tokens")
+        assert text(notice).startswith("No conozco «rio»: la trato como palabra neutra")
+        assert text(notice).endswith("¿Querías decir «río»?")
+        unknown = lab.page.locator("#propia .chip-unknown .chip-word")
+        assert unknown.count() == 1 and unknown.text_content().startswith("rio")
+        assert "Ninguna de las dos cabezas encuentra pista" in text(lab.page.locator("#propia .clue-lesson"))
+        lab.page.get_by_role("button", name="Usar «El banco junto al río»").tap()
+        state = lab.settle()
+        assert state["tokens"] == ["El", "banco", "junto", "al", "río"]
+        assert not notice.is_visible() and lab.page.locator(".fix-button:visible").count() == 0
+        lesson = text(lab.page.locator("#propia .clue-lesson"))
+        assert lesson.startswith("Qué encuentra «banco» — «río» va después de «banco»: con la máscara causal")
+        # Bad input: said beside the field, the sentence unchanged, nothing drawn as markup.
+        for bad, said in (("<img src=x onerror=alert(1)>", "«<» no se usa en una frase"),
+                          ("", "escribe al menos una palabra"),
+                          ("banco " * 13, "una frase tiene de 1 a 12 palabras; esta tiene 13"),
+                          ("El banco 😀", "«😀» no es una letra")):
+            type_sentence(lab, bad)
+            error = lab.page.locator("#err-tokens")
+            assert said in text(error), (bad, text(error))
+            assert error.is_visible()
+            assert lab.page.locator("#type-tokens").get_attribute("aria-invalid") == "true"
+            assert lab.state()["tokens"] == ["El", "banco", "junto", "al", "río"]
+            assert lab.page.locator("img[src='x']").count() == 0
+        assert lab.errors == []
+    finally:
+        context.close()
+
+
+def test_the_comparison_sentence_can_be_typed_too(lab):
+    lab.open(lab.base_url, "?step=3")
+    lab.page.locator("#type-other").fill("El banco junto al río")
+    lab.page.locator("#type-other").press("Enter")
+    state = lab.settle()
+    assert state["other"] == ["El", "banco", "junto", "al", "río"]
+    lab.look()
+    assert "«El banco junto al río»" in text(lab.page.locator("#cache"))
+    # The vocabulary, by group, one tap away.
+    groups = texts(lab.page.locator("#propia .vocabulary dt"))
+    assert groups[0].startswith("La palabra ambigua (1)") and any(g.startswith("Lugares (") for g in groups)
+    assert "río" in text(lab.page.locator("#propia .vocabulary dd").nth(1))

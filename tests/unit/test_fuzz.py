@@ -15,7 +15,11 @@ from lab_core.views import answer, handle
 KEYS = sorted(set(attention_lab.SPEC.parsers) | set(block_lab.SPEC.parsers)) + ["x", "__proto__"]
 SCALARS = (st.none() | st.booleans() | st.integers(min_value=-10 ** 400, max_value=10 ** 400)
            | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=30)
-           | st.sampled_from(["parque", "bidirectional", "all", "1;0", "0;4;2;3;1", "", "1e999"]))
+           | st.sampled_from(["parque", "bidirectional", "all", "1;0", "0;4;2;3;1", "", "1e999",
+                              # typed sentences, good and bad (the tokens and other keys)
+                              "Pedí un crédito al banco", "El;banco;junto;al;rio",
+                              "<img src=x onerror=alert(1)>", "</textarea>", "banco 😀",
+                              "El\u200bbanco", "\u202eEl banco", "banco " * 13, "x" * 250]))
 VALUES = st.recursive(SCALARS, lambda children: st.lists(children, max_size=4)
                       | st.dictionaries(st.sampled_from(KEYS), children, max_size=4), max_leaves=12)
 PARTIAL = st.dictionaries(st.sampled_from(KEYS), VALUES, max_size=5) | VALUES

@@ -128,7 +128,10 @@ def test_toy_loss_equals_a_hand_computation():
     residual = [1.0 if w == "El" else 0.0 for w in VOCABULARY]
     concat = []
     for head in HEADS.values():
-        concat += list(head["vectors"]["El"]["v"])  # only El is visible: weight 1
+        # Only El is visible: weight 1. The previous-token head's value at
+        # position 0 is its unrotated value vector.
+        concat += list(head["vectors"]["El"]["v"] if "vectors" in head
+                       else head["position"]["value"])
     for r, x in enumerate(concat):
         for c in range(len(VOCABULARY)):
             residual[c] += x * W_O[r][c]
@@ -174,7 +177,7 @@ def test_cache_equals_full_recompute_with_random_projections():
         cache = empty_cache(d_k, d_v)
         outs = []
         for x_new in x:
-            out, _, cache = cache_step(cache, x_new, w_q, w_k, w_v)
+            out, _, cache = cache_step(cache, x_new @ w_q, x_new @ w_k, x_new @ w_v)
             outs.append(out)
         full = attention(x @ w_q, x @ w_k, x @ w_v, causal_mask(n_seq))[2]
         assert np.max(np.abs(np.array(outs) - full)) <= 1e-12

@@ -10,6 +10,8 @@ from lab_core.didactic import HEADS, SENTENCES, VOCABULARY
 from lab_core.state import query_string, state_from_params
 from lab_core.views import answer
 
+from by_hand import attend, head_rows, heads_with  # tests/unit, on the path
+
 SPEC = attention_lab.SPEC
 
 
@@ -26,25 +28,10 @@ def error_of(partial):
 
 
 def naive_scores(tokens, head, edits=None, mask="causal"):
-    """Scores and weights by hand, from the vectors alone (no NumPy)."""
-    vectors = {w: dict(r) for w, r in HEADS[head]["vectors"].items()}
-    for name, value in (edits or {}).items():
-        h, word, role = name.split(".")
-        if h == head:
-            vectors[word][role] = tuple(value)
-    n = len(tokens)
-    scores, weights = [], []
-    for i in range(n):
-        q = vectors[tokens[i]]["q"]
-        row = [sum(a * b for a, b in zip(q, vectors[tokens[j]]["k"])) / math.sqrt(2)
-               for j in range(n)]
-        open_ = [mask == "bidirectional" or j <= i for j in range(n)]
-        top = max(s for s, o in zip(row, open_) if o)
-        exps = [math.exp(s - top) if o else 0.0 for s, o in zip(row, open_)]
-        total = sum(exps)
-        scores.append(row)
-        weights.append([e / total for e in exps])
-    return scores, weights
+    """Scores and weights by hand, from the data alone (tests/unit/by_hand.py)."""
+    scores, weights, _ = attend(tokens, head_rows(tokens, head, heads_with(edits)),
+                                mask == "causal")
+    return scores, [[w or 0.0 for w in row] for row in weights]
 
 
 def values(table):
@@ -72,10 +59,12 @@ def test_the_article_cell_belongs_to_the_words():
 def test_random_sentences_against_an_independent_computation():
     rng = random.Random(7)
     for _ in range(60):
-        tokens = [rng.choice(VOCABULARY) for _ in range(rng.randint(1, 8))]
+        words = VOCABULARY + ("río", "préstamo", "pedí", "al", "zorro")
+        tokens = [rng.choice(words) for _ in range(rng.randint(1, 12))]
         head = rng.choice(list(HEADS))
         mask = rng.choice(["causal", "bidirectional"])
         view = view_of({"tokens": tokens, "head": head, "mask": mask, "query": 0, "key": 0})
+        tokens = view["sentence"]["tokens"]  # «El» not first is read «el»
         scores, weights = naive_scores(tokens, head, mask=mask)
         table = view["tables"][0]
         for i in range(len(tokens)):
@@ -84,7 +73,7 @@ def test_random_sentences_against_an_independent_computation():
                 if mask == "causal" and j > i:
                     assert shown is None
                 else:
-                    assert shown == pytest.approx(scores[i][j], abs=1e-9)
+                    assert shown == pytest.approx(scores[i][j], abs=1e-8)  # values carry 8 decimals
                 assert table["weights"]["rows"][i]["cells"][j]["value"] == pytest.approx(
                     weights[i][j], abs=1e-9)
         # Every panel draws, and the head view has one link per open pair.
@@ -103,7 +92,7 @@ def test_edited_vectors_against_an_independent_computation():
     assert negative["arithmetic"]["blocks"][0]["expression"] == "(1·0,5 + 0·(−1,25)) / √2 ≈ 0,35"
     rng = random.Random(11)
     for _ in range(40):
-        head = rng.choice(list(HEADS))
+        head = rng.choice(["lugar", "finanzas"])  # the word heads: «token anterior» has no words
         edits = {}
         for _ in range(rng.randint(1, 4)):
             name = "%s.%s.%s" % (head, rng.choice(VOCABULARY), rng.choice("qkv"))
@@ -142,23 +131,28 @@ def test_with_all_heads_each_vector_table_names_its_head_and_its_edits():
     edits = {"lugar.parque.k": [3, 0], "lugar.El.q": [0, 2], "finanzas.banco.v": [1, 1]}
     tables = view_of({"head": "all", "vec": edits})["vectors"]["tables"]
     edited = {head: sum(1 for name in edits if name.startswith(head + ".")) for head in HEADS}
-    assert [t["head"] for t in tables] == list(HEADS)
+    assert [t["head"] for t in tables] == ["lugar", "finanzas"]  # the word heads
     for table in tables:
         assert table["edited"] == edited[table["head"]]
         assert sum(cell["edited"] for row in table["rows"] for cell in row["cells"]) == table["edited"]
+        # One row per word of the sentence, each once.
+        assert [row["word"] for row in table["rows"]] == ["El", "banco", "del", "parque"]
     assert [t["picker"] for t in tables] == [
-        "pista de lugar (2 cambiados)", "pista financiera (1 cambiado)", "token anterior"]
+        "pista de lugar (2 cambiados)", "pista financiera (1 cambiado)"]
 
 
 @pytest.mark.parametrize("partial, words", [
     ({"vec": {"lugar.parque.k": [11, 0]}}, "k de «parque» (pista de lugar): 11 está fuera del rango −10 a 10"),
     ({"vec": {"lugar.parque.k": ["tres", 0]}}, "«tres» no es un número. "),
     ({"vec": {"lugar.parque.k": [1, 2, 3]}}, "tiene 3 coordenadas; aquí cada vector tiene 2"),
-    ({"vec": {"lugar.perro.k": [1, 2]}}, "«lugar.perro.k» no es un vector"),
+    ({"vec": {"lugar.zorro.k": [1, 2]}}, "«lugar.zorro.k» no es un vector"),
+    ({"vec": {"lugar.Río.k": [1, 2]}}, "«lugar.Río.k» no es un vector"),
+    ({"vec": {"anterior.El.q": [1, 2]}}, "la cabeza «token anterior» se construye con la posición"),
     ({"vec": "lugar.parque.k"}, "tiene 1 coordenada;"),
-    ({"tokens": ["El", "perro"]}, "Tu frase: «perro» no está en el vocabulario"),
-    ({"tokens": ["El"] * 9}, "una frase tiene de 1 a 8 palabras; esta tiene 9"),
-    ({"other": "El;<b>"}, "Frase para comparar: «<b>» no está en el vocabulario"),
+    ({"tokens": ["El", "<b>"]}, "Tu frase: «<» no se usa en una frase"),
+    ({"tokens": ["El", 3]}, "Tu frase: «[\"El\", 3]» debe ser una lista de palabras"),
+    ({"tokens": ["El"] * 13}, "una frase tiene de 1 a 12 palabras; esta tiene 13"),
+    ({"other": "El;<b>"}, "Frase para comparar: «<» no se usa en una frase"),
 ])
 def test_bad_input_is_refused_in_spanish(partial, words):
     assert words in error_of(partial)

@@ -20,6 +20,27 @@ export function wire(hooks) {
   document.addEventListener("click", onAction);
   document.addEventListener("click", onEditor);
   document.addEventListener("change", onVector);
+  document.addEventListener("change", onSentenceChange, true);
+  document.addEventListener("submit", onSentenceSubmit);
+}
+
+// A typed sentence: its text goes to Python as it is (Python reads it into
+// words, or says what is wrong beside the field). fields.js sends it on
+// «change» (Enter, or leaving the field); «Usar» and a phone keyboard's
+// key submit the form, which sends it only if «change» has not already.
+function onSentenceChange(event) {
+  const input = event.target.closest("input[data-sentence-field]");
+  if (input) input.dataset.sent = input.value;
+}
+
+function onSentenceSubmit(event) {
+  const form = event.target.closest("form[data-sentence-form]");
+  if (!form) return;
+  event.preventDefault();
+  const input = form.querySelector("input[data-sentence-field]");
+  if (!input || !lab.view() || input.dataset.sent === input.value) return;
+  input.dataset.sent = input.value;
+  lab.set({ [input.dataset.key]: input.value }).catch(() => {});
 }
 
 // ------------------------------------------------------- the reader's input
@@ -66,6 +87,13 @@ function onEditor(event) {
     const target = add.dataset.builderAdd;
     const word = document.getElementById(`add-${target}`).value;
     lab.set({ [target]: [...wordsOf(target), word] }).catch(() => {});
+    return;
+  }
+  const fix = event.target.closest("button[data-sentence-fix]");
+  if (fix && lab.view()) {
+    const target = fix.dataset.sentenceFix;
+    const suggested = lab.view().builder[target === "tokens" ? "fix" : "other_fix"];
+    if (suggested) lab.set({ [target]: suggested.tokens }).catch(() => {});
     return;
   }
   const back = event.target.closest("button[data-builder-reset]");

@@ -16,8 +16,9 @@ export function renderBuilder(node, builder) {
   const list = el("ol", undefined, "chips");
   const where = target === "other" ? ".other" : "";
   words.forEach((item, i) => {
-    const chip = el("li", undefined, "chip");
+    const chip = el("li", undefined, item.known ? "chip" : "chip chip-unknown");
     const word = el("span", item.word, "chip-word");
+    if (!item.known) word.append(el("span", say("chip.unknown"), "visually-hidden"));
     const name = { word: item.word, i };
     const actions = [
       ["left", "←", say(`chip.left${where}`, name), i === 0],

@@ -1,0 +1,309 @@
+"""A sentence the reader types: how text becomes words, the vocabulary's
+vectors, the previous-token head on any sentence, and what the two word
+heads find, each checked against tests/unit/by_hand.py (plain Python from
+the data) or against the article's own numbers."""
+import json
+import math
+import random
+
+import pytest
+
+from lab_core import attention_lab
+from lab_core.didactic import HEADS, VOCABULARY
+from lab_core.state import query_string, state_from_params
+from lab_core.views import answer
+from lab_core.vocabulary import GROUPS, LEXICON, MAX_WORDS, read_sentence, suggestions
+
+from by_hand import attend, head_rows, heads_with  # tests/unit, on the path
+
+SPEC = attention_lab.SPEC
+
+
+def reply_of(partial, current=None):
+    return answer(json.dumps({"lab": "attention", "from": "set", "current": current,
+                              "state": partial}))
+
+
+def view_of(partial):
+    reply = reply_of(partial)
+    assert reply["ok"], reply
+    return reply["view"]
+
+
+# ------------------------------------------------------------- reading text
+
+@pytest.mark.parametrize("text, words", [
+    ("Me senté en el banco junto al río", ["Me", "senté", "en", "el", "banco", "junto", "al", "río"]),
+    ("Pedí un crédito al banco.", ["Pedí", "un", "crédito", "al", "banco"]),
+    ("  ¡El BANCO, del parque!  ", ["El", "banco", "del", "parque"]),
+    ("el banco «del» parque…", ["el", "banco", "del", "parque"]),
+    ("El;banco;de;crédito", ["El", "banco", "de", "crédito"]),  # the URL form
+    ("María abrió la cuenta", ["María", "abrió", "la", "cuenta"]),  # unknown: as written
+    ("Rio", ["Rio"]),
+    ("junto-al río", ["junto", "al", "río"]),
+    ("rı\u0301o", ["rı́o"]),  # a decomposed accent on a dotless i: kept, as one word
+])
+def test_text_becomes_the_words_the_lab_reads(text, words):
+    assert read_sentence(text) == words
+
+
+@pytest.mark.parametrize("text, said", [
+    ("", "escribe al menos una palabra"),
+    ("   ", "escribe al menos una palabra"),
+    ("¿…?", "escribe al menos una palabra"),
+    (" ".join(["banco"] * 13), "una frase tiene de 1 a 12 palabras; esta tiene 13"),
+    ("a" * 201, "la frase tiene 201 caracteres; el máximo es 200"),
+    ("<img src=x onerror=alert(1)>", "«<» no se usa en una frase"),
+    ("</textarea>", "«<» no se usa en una frase"),
+    ("El banco 😀", "«😀» no es una letra ni un signo de puntuación"),
+    ("El banco 3", "«3» es una cifra: escribe los números con letras"),
+    ("El\u200bbanco", "hay un carácter invisible (U+200B)"),
+    ("El banco \u202edel", "hay un carácter que cambia la dirección del texto (U+202E)"),
+    ("El banco \u200fdel", "hay un carácter que cambia la dirección del texto (U+200F)"),
+    ("بنك", "no es una letra del alfabeto latino"),
+    ("x" * 31, "tiene más de 30 letras"),
+    (7, "escribe la frase como texto"),
+])
+def test_text_that_cannot_be_a_sentence_is_refused_in_spanish(text, said):
+    with pytest.raises(ValueError, match="^Tu frase: ") as refused:
+        read_sentence(text)
+    assert said in str(refused.value)
+
+
+@pytest.mark.parametrize("typed, meant", [
+    ("rio", ["río"]), ("Rio", ["río"]), ("bancos", ["banco"]), ("interes", ["interés"]),
+    ("intereses", ["interés"]), ("prestamos", ["préstamo"]), ("jardin", ["jardín"]),
+    ("zorro", []), ("xyz", []),
+])
+def test_near_misses_are_suggested(typed, meant):
+    assert suggestions(typed) == meant
+
+
+def test_a_bad_sentence_leaves_the_sentence_on_screen_and_is_named_beside_its_field():
+    current = view_of({"tokens": "Pedí un crédito al banco"})["state"]
+    for bad in ("", "<b>banco</b>", "banco " * 13, "😀", "\u202e", "a" * 300):
+        reply = reply_of({"tokens": bad}, current)
+        assert not reply["ok"] and reply["key"] == "tokens"
+        assert reply["error"].startswith("Tu frase: ")
+        assert "<" not in reply["error"].replace("«<»", "")  # no markup, only the character named
+    other = reply_of({"other": "<script>"}, current)
+    assert not other["ok"] and other["error"].startswith("Frase para comparar: ")
+
+
+def test_a_typed_sentence_travels_in_the_link_and_comes_back():
+    state = view_of({"tokens": "Me senté en el banco junto al río"})["state"]
+    assert state["query"] == 4  # the query moves to banco
+    text = query_string(SPEC, state)
+    assert text == ("tokens=Me;sent%C3%A9;en;el;banco;junto;al;r%C3%ADo&query=4")
+    from urllib.parse import parse_qsl
+    assert state_from_params(SPEC, dict(parse_qsl(text))) == (state, [])
+    # A link that names the sentence and not the query puts it on banco too.
+    linked, notices = state_from_params(SPEC, {"tokens": "Pedí;un;crédito;al;banco"})
+    assert linked["query"] == 4 and notices == []
+    # A crafted link is refused, with a notice, and the page opens on the preset.
+    crafted, notices = state_from_params(SPEC, {"tokens": "El;<img src=x>"})
+    assert crafted["tokens"] == [] and "«<» no se usa en una frase" in notices[0]
+
+
+def test_the_builder_list_and_typed_text_are_read_alike():
+    typed = view_of({"tokens": "El banco del parque"})
+    built = view_of({"tokens": ["El", "banco", "del", "parque"]})
+    assert typed["state"]["tokens"] == built["state"]["tokens"] == ["El", "banco", "del", "parque"]
+    assert typed["tables"] == built["tables"]
+
+
+# ------------------------------------------------------------- vocabulary
+
+def test_the_vocabulary_has_its_groups_and_every_word_once():
+    assert len(LEXICON) >= 80
+    every = [w for _, _, words in GROUPS.values() for w in words]
+    assert len(every) == len(set(every)) == len(LEXICON)
+    assert {w.lower() for w in VOCABULARY} <= set(LEXICON)
+    for word in ("parque", "río", "orilla", "plaza", "jardín", "paseo", "árbol", "playa"):
+        assert word in GROUPS["lugar"][2]
+    for word in ("crédito", "préstamo", "dinero", "cuenta", "hipoteca", "interés", "pagar", "cajero"):
+        assert word in GROUPS["dinero"][2]
+    for word in ("el", "la", "los", "las", "un", "una", "de", "del", "al", "en", "con", "junto",
+                 "y", "que", "me", "mi"):
+        assert word in GROUPS["funcion"][2]
+    assert GROUPS["ambigua"][2] == ("banco",)
+    view = view_of({})["vocabulary"]
+    assert view["title"] == "Vocabulario: %d palabras" % len(LEXICON)
+    assert [g["label"].split(" (")[0] for g in view["groups"]] == [g[0] for g in GROUPS.values()]
+
+
+@pytest.mark.parametrize("word", LEXICON)
+def test_every_word_of_the_vocabulary_has_the_vectors_of_its_group(word):
+    # Read from the page's own tables: the word in a sentence of its own.
+    view = view_of({"tokens": [word], "head": "all"})
+    rows = {h: head["table"]["rows"][0]["cells"] for h, head in
+            zip(HEADS, view["heads"]["heads"])}
+    group = next(g for g, (_, _, words) in GROUPS.items() if word in words)
+    like = GROUPS[group][1]
+    for h in ("lugar", "finanzas"):
+        table = HEADS[h]["vectors"]
+        own = next((table[w] for w in table if w.lower() == word), None)
+        want = own or (table[like] if like else {"q": (0, 0), "k": (0, 0), "v": (0, 0)})
+        got = [c["text"] for c in rows[h]]
+        assert got == ["(%s)" % "; ".join(fmt(x) for x in want[r]) for r in "qkv"], (word, h)
+
+
+def fmt(x):
+    return ("%g" % x).replace("-", "−").replace(".", ",")
+
+
+# ------------------------------------------------------------- the article stays
+
+def test_the_articles_numbers_are_unchanged():
+    parque = view_of({"mask": "bidirectional"})
+    assert parque["tables"][0]["scores"]["rows"][1]["cells"][3]["text"] == "1,41"
+    causal = view_of({})
+    assert causal["tables"][0]["weights"]["rows"][1]["cells"][3]["text"] == "0"
+    # The same causal mixture for banco in both sentences, every word head.
+    for head in ("lugar", "finanzas"):
+        a = view_of({"head": head})["mixture"]["blocks"][0]["table"]
+        b = view_of({"head": head, "sentence": "credito"})["mixture"]["blocks"][0]["table"]
+        assert a["rows"][-1] == b["rows"][-1]
+    finance = view_of({"sentence": "credito", "head": "finanzas", "mask": "bidirectional"})
+    assert finance["tables"][0]["scores"]["rows"][1]["cells"][3]["text"] == "1,41"
+
+
+# ------------------------------------------------------------- previous token
+
+def test_the_previous_token_head_peaks_on_the_previous_word_of_any_sentence():
+    rng = random.Random(42)
+    for _ in range(200):
+        n = rng.randint(1, MAX_WORDS)
+        tokens = [rng.choice(LEXICON) for _ in range(n)]
+        mask = rng.choice(["causal", "bidirectional"])
+        view = view_of({"tokens": tokens, "head": "anterior", "mask": mask, "query": 0})
+        tokens = view["sentence"]["tokens"]
+        scores, weights, _ = attend(tokens, head_rows(tokens, "anterior", heads_with({})),
+                                    mask == "causal")
+        table = view["tables"][0]
+        for i in range(n):
+            shown = [c["value"] for c in table["weights"]["rows"][i]["cells"]]
+            assert shown == pytest.approx([w or 0.0 for w in weights[i]], abs=1e-8)
+            top = max(range(n), key=lambda j: -1 if weights[i][j] is None else weights[i][j])
+            if i >= 1:
+                assert top == i - 1, (tokens, i, mask)
+                second = sorted((w for w in weights[i] if w is not None), reverse=True)[1]
+                assert weights[i][i - 1] - second > 0.5
+            elif mask == "causal":
+                assert weights[0][0] == 1.0  # the first word, alone, looks at itself
+    # The peak's score: |base|² / √2 = 25/√2 ≈ 17,68, at every i ≥ 1.
+    table = view_of({"head": "anterior"})["tables"][0]["scores"]
+    assert [table["rows"][i]["cells"][i - 1]["text"] for i in (1, 2, 3)] == ["17,68"] * 3
+    assert 25 / math.sqrt(2) == pytest.approx(17.6777, abs=1e-4)
+
+
+def test_the_previous_token_head_has_no_word_vectors_to_edit():
+    view = view_of({"head": "anterior"})
+    assert view["vectors"]["tables"] == []
+    assert "los construye con la posición" in view["vectors"]["note"]
+    assert "posición" in view["head"]["summary"] and "i − 1" in view["head"]["summary"]
+
+
+# ------------------------------------------------------------- what a student finds
+
+def independent_clue(tokens, query, head):
+    """The head's strongest key for the query with open access, by hand,
+    as read at two decimals, and its causal weight."""
+    heads = heads_with({})
+    _, open_w, _ = attend(tokens, head_rows(tokens, head, heads), False)
+    _, causal_w, _ = attend(tokens, head_rows(tokens, head, heads), True)
+    read = [round(w + 1e-12, 2) for w in open_w[query]]
+    top = [j for j, w in enumerate(read) if w == max(read)]
+    return top, read, causal_w[query]
+
+
+def test_a_clue_before_banco_survives_the_causal_mask():
+    tokens = ["Pedí", "un", "crédito", "al", "banco"]
+    top, read, causal = independent_clue(tokens, 4, "finanzas")
+    assert top == [2]  # crédito
+    clues = view_of({"tokens": " ".join(tokens)})["clues"]
+    finance = clues["heads"][1]
+    assert finance.startswith("Pista financiera: con acceso bidireccional, la palabra a la que "
+                              "«banco» da más peso es «crédito» (%s)" % fmt2(read[2]))
+    assert "va antes, así que la máscara causal no la oculta: con ella recibe %s." % fmt2(
+        round(causal[2] + 1e-12, 2)) in finance
+    # No place word here: banco's row is even, 1/5 each.
+    assert clues["heads"][0] == ("Pista de lugar: con acceso bidireccional, «banco» reparte su "
+                                 "peso por igual (0,20 cada palabra): esta cabeza no encuentra "
+                                 "pista.")
+    assert clues["lesson"] == ("«crédito» va antes de «banco»: la máscara causal solo oculta lo "
+                               "que viene después, así que no se la quita (con ella, «crédito» "
+                               "recibe %s)." % fmt2(round(causal[2] + 1e-12, 2)))
+
+
+def test_a_clue_after_banco_is_hidden_by_the_causal_mask():
+    tokens = ["El", "banco", "junto", "al", "río"]
+    top, read, causal = independent_clue(tokens, 1, "lugar")
+    assert top == [4] and causal[4] is None  # río, after banco: masked
+    clues = view_of({"tokens": " ".join(tokens)})["clues"]
+    assert clues["heads"][0] == ("Pista de lugar: con acceso bidireccional, la palabra a la que "
+                                 "«banco» da más peso es «río» (%s); va después, así que la "
+                                 "máscara causal la oculta: peso 0." % fmt2(read[4]))
+    assert clues["heads"][1].startswith("Pista financiera: con acceso bidireccional, ninguna "
+                                        "palabra recibe de «banco» más que ella misma")
+    assert clues["lesson"] == ("«río» va después de «banco»: con la máscara causal, al leer "
+                               "«banco» todavía no ha llegado (peso 0), y solo el acceso "
+                               "bidireccional la ve.")
+    # And the tables say the same: 0 under the causal mask, the top weight open.
+    causal_view = view_of({"tokens": " ".join(tokens), "head": "lugar"})
+    assert causal_view["tables"][0]["weights"]["rows"][1]["cells"][4]["text"] == "0"
+    open_view = view_of({"tokens": " ".join(tokens), "head": "lugar", "mask": "bidirectional"})
+    assert open_view["tables"][0]["weights"]["rows"][1]["cells"][4]["text"] == fmt2(read[4])
+
+
+def fmt2(x):
+    return ("%.2f" % x).replace(".", ",")
+
+
+def test_clues_on_both_sides_and_on_none():
+    tokens = ["el", "dinero", "del", "banco", "del", "parque", "junto", "al", "río"]
+    place, read, _ = independent_clue(tokens, 3, "lugar")
+    money, _, _ = independent_clue(tokens, 3, "finanzas")
+    assert place == [5, 8] and money == [1]  # parque and río tie, after; dinero, before
+    both = view_of({"tokens": " ".join(tokens)})["clues"]
+    assert both["heads"][0].startswith(
+        "Pista de lugar: con acceso bidireccional, las palabras a las que «banco» da más peso "
+        "son «parque» y «río» (%s cada una); van después" % fmt2(read[5]))
+    assert both["lesson"] == ("«dinero» va antes de «banco» y la máscara causal la deja ver; "
+                              "«parque» y «río» van después y las oculta. La máscara causal "
+                              "solo oculta lo que viene después.")
+    none = view_of({"tokens": "me senté en el banco"})["clues"]
+    assert none["lesson"].startswith("Ninguna de las dos cabezas encuentra pista para «banco»")
+
+
+def test_an_unknown_word_is_kept_neutral_and_named_with_its_near_miss():
+    view = view_of({"tokens": "El banco junto al rio", "head": "lugar", "mask": "bidirectional"})
+    assert view["sentence"]["tokens"] == ["El", "banco", "junto", "al", "rio"]
+    builder = view["builder"]
+    assert builder["words"][4]["known"] is False and builder["words"][4]["group"] == "desconocida"
+    assert builder["notice"].startswith("No conozco «rio»: la trato como palabra neutra")
+    assert builder["notice"].endswith("¿Querías decir «río»?")
+    two = view_of({"tokens": "El bancos junto al rio"})["builder"]["notice"]
+    assert two.endswith("Quizá querías decir «banco» (por «bancos») y «río» (por «rio»).")
+    assert builder["fix"] == {"label": "Usar «El banco junto al río»",
+                              "tokens": ["El", "banco", "junto", "al", "río"]}
+    # Neutral: zero q, k and v, so every score with it is 0.
+    rows = view["heads"]["heads"][0]["table"]["rows"][4]["cells"]
+    assert [c["text"] for c in rows] == ["(0; 0)"] * 3
+    scores = view["tables"][0]["scores"]["rows"]
+    assert scores[1]["cells"][4]["text"] == "0,00" and scores[4]["cells"][1]["text"] == "0,00"
+    # The corrected sentence finds río.
+    fixed = view_of({"tokens": builder["fix"]["tokens"], "mask": "bidirectional"})
+    assert fixed["tables"][0]["scores"]["rows"][1]["cells"][4]["text"] == "1,41"
+    plain = view_of({"tokens": "El banco junto al zorro"})["builder"]
+    assert plain["fix"] is None and "Mira el vocabulario" in plain["notice"]
+
+
+def test_panel_six_scores_only_the_words_the_toy_model_predicts():
+    view = view_of({"tokens": "El banco del río"})
+    training = view["training"]
+    rows = training["table"]["rows"]
+    assert [c["text"] for c in rows[2]["cells"]] == ["río", "—", "—", "—"]
+    assert "«río» no es una de ellas" in training["table"]["note"]
+    none = view_of({"tokens": "senté junto al río"})["training"]
+    assert none["table"] is None and "no hay pérdida que calcular" in none["pairs"]
