@@ -16,6 +16,7 @@ misses.
 """
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 MAX_WORDS = 12
@@ -74,6 +75,7 @@ def group_of(word):
     return GROUP_OF[found] if found else None
 
 
+@functools.lru_cache(maxsize=1024)
 def _character_problem(char):
     """Why a character cannot be part of a word, or None for a letter."""
     if char in INVISIBLE:
@@ -107,6 +109,13 @@ def read_sentence(text, label="Tu frase"):
     if len(text) > MAX_CHARACTERS:
         raise ValueError("%s: la frase tiene %d caracteres; el máximo es %d"
                          % (label, len(text), MAX_CHARACTERS))
+    return list(_read(text, label))
+
+
+@functools.lru_cache(maxsize=64)
+def _read(text, label):
+    # Every lab.set checks the whole state again, the sentence included:
+    # the same text is read once.
     text = unicodedata.normalize("NFC", text)
     words, current = [], []
     for char in text + " ":
@@ -134,7 +143,7 @@ def read_sentence(text, label="Tu frase"):
         if len(word) > MAX_LETTERS:
             raise ValueError("%s: «%s…» tiene más de %d letras"
                              % (label, word[:12], MAX_LETTERS))
-    return [_as_written(word, i) for i, word in enumerate(words)]
+    return tuple(_as_written(word, i) for i, word in enumerate(words))
 
 
 def _as_written(word, position):

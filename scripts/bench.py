@@ -38,6 +38,7 @@ import subprocess
 import threading
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
@@ -66,8 +67,12 @@ PHONE_NETWORK = {"offline": False, "latency": 562.5, "downloadThroughput": 18000
                  "uploadThroughput": 84375}
 PHONE_CPU = 4
 
-# A reader's own sentence at the builder's limit (8 tokens), repeats included.
+# A reader's own sentence of 8 tokens, repeats included.
 EIGHT_WORDS = "El;banco;del;parque;de;cr%C3%A9dito;El;banco"
+# Typed sentences at the limit (12 words): words of every group, one the lab
+# does not know in each («nadamos», «hoy»).
+TWELVE_WORDS = ("el niño pidió un préstamo al banco junto al río y nadamos",
+                "me senté en el banco de la plaza con mi perro hoy")
 
 # (row label, page, the panel the reader looks at, partial states cycled through)
 PANEL_ROWS = [
@@ -82,6 +87,11 @@ PANEL_ROWS = [
     ("atención · paso (caché KV)", "", "cache", [{"step": s} for s in (1, 2, 3, 4)]),
     ("atención · tu frase de 8 palabras (consulta)", "?tokens=" + EIGHT_WORDS, "puntuacion",
      [{"query": q} for q in range(8)]),
+    ("atención · frase escrita de 12 palabras (consulta)",
+     "?tokens=" + quote(TWELVE_WORDS[0].replace(" ", ";"), safe=";"), "puntuacion",
+     [{"query": q} for q in range(12)]),
+    ("atención · escribir una frase de 12 palabras", "", "propia",
+     [{"tokens": text} for text in TWELVE_WORDS]),
     ("bloque · orden", "bloque.html", "orden", [{"order": [0, 1, 2, 3, 4]}, {"order": [0, 4, 2, 3, 1]}]),
     ("bloque · codificación posicional", "bloque.html", "posicion",
      [{"pe_d": d, "pe_positions": p} for d, p in ((8, 20), (16, 50), (64, 128))]),

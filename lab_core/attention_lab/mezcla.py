@@ -5,6 +5,7 @@ import numpy as np
 
 from .. import display as d
 from ..didactic import HEADS, VOCABULARY
+from ..heads import model_word
 from ..language import next_word_probs
 from ..memo import reads
 from ..words import best_as_read, join_words, same, winner_sentence
@@ -81,6 +82,17 @@ def _note(texts, run, i):
     return d.rounding_note(gaps)
 
 
+def _vocab_note(word, note):
+    """A word outside the toy model's six has no embedding of its own: say
+    so under its row of probabilities."""
+    if model_word(word) is not None:
+        return note
+    said = ("«%s» no es una de las seis palabras del modelo de juguete (%s): no tiene "
+            "embedding propio, y lo que predice sale solo de lo que escriben las cabezas."
+            % (word, ", ".join(VOCABULARY)))
+    return said if not note else note + " " + said
+
+
 @reads(*SENTENCE, "query", "mask", "head")
 def mixture_panel(state):
     i = state["query"]
@@ -101,8 +113,8 @@ def mixture_panel(state):
             "best": winner_sentence(words, texts),
             "table": d.table("vocab", "Siguiente palabra tras «%s» (vocabulario)" % tokens[i],
                              ["logit", "probabilidad"], rows, "palabra",
-                             rows_note([(tokens[i], texts)],
-                                       "las probabilidades tras «%s»")),
+                             _vocab_note(tokens[i], rows_note([(tokens[i], texts)],
+                                                              "las probabilidades tras «%s»"))),
         },
     }
 

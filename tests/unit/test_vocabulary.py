@@ -307,3 +307,9 @@ def test_panel_six_scores_only_the_words_the_toy_model_predicts():
     assert "«río» no es una de ellas" in training["table"]["note"]
     none = view_of({"tokens": "senté junto al río"})["training"]
     assert none["table"] is None and "no hay pérdida que calcular" in none["pairs"]
+
+
+def test_panel_two_says_when_the_query_is_not_one_of_the_toy_models_words():
+    note = view_of({"tokens": "El banco junto al río", "query": 4})["mixture"]["vocab"]["table"]["note"]
+    assert "«río» no es una de las seis palabras del modelo de juguete" in note
+    assert "banco" not in (view_of({})["mixture"]["vocab"]["table"]["note"] or "")
