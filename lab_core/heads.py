@@ -16,6 +16,7 @@ import numpy as np
 
 from .attention import attention, make_mask
 from .didactic import HEADS, SENTENCES, VOCABULARY, W_O
+from .rope import rope_rotate
 from .vocabulary import LIKE, group_of, lemma
 
 D_MODEL = len(VOCABULARY)
@@ -60,20 +61,15 @@ def word_vectors(head, word):
     return vectors[ARTICLE[like]] if like else ZERO
 
 
-def rotation(angle):  # -> [2, 2]
-    c, s = np.cos(angle), np.sin(angle)
-    return np.array([[c, -s], [s, c]])
-
-
 def position_qkv(positions, spec):
     # positions, {theta, base, value} -> q, k, v, each [len(positions), 2]
-    """The previous-token head: k_j = R(jθ)·base, q_i = R((i − 1)θ)·base,
-    v_j = R(jθ)·value, so q_i·k_j = |base|²·cos((j − i + 1)·θ)."""
+    """The previous-token head, with panel 5's rotation: k_j = R(jθ)·base,
+    q_i = R((i − 1)θ)·base, v_j = R(jθ)·value, so that
+    q_i·k_j = |base|²·cos((j − i + 1)·θ), largest at j = i − 1."""
     theta, n = spec["theta"], len(positions)
-    base, value = np.array(spec["base"], dtype=float), np.array(spec["value"], dtype=float)
-    q = np.array([rotation((i - 1) * theta) @ base for i in positions]).reshape(n, 2)
-    k = np.array([rotation(j * theta) @ base for j in positions]).reshape(n, 2)
-    v = np.array([rotation(j * theta) @ value for j in positions]).reshape(n, 2)
+    q = np.array([rope_rotate(spec["base"], i - 1, theta) for i in positions]).reshape(n, 2)
+    k = np.array([rope_rotate(spec["base"], j, theta) for j in positions]).reshape(n, 2)
+    v = np.array([rope_rotate(spec["value"], j, theta) for j in positions]).reshape(n, 2)
     return q, k, v
 
 
