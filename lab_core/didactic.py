@@ -83,18 +83,19 @@ HEADS = {
         "label": "token anterior",
         "summary": (
             "no mira qué palabra es, sino dónde está: la consulta de la posición i "
-            "gira como la clave de la posición i − 1 (la rotación del panel 5, "
-            "θ = 0,5), así que cada palabra apunta a la anterior en cualquier frase; "
-            "la primera, sin nadie delante, se mira a sí misma con la máscara causal."
+            "gira como la clave de la posición i − 1 (la rotación del panel 5, con "
+            "θ = 0,45), así que en cualquier frase de hasta 12 palabras cada palabra "
+            "apunta a la anterior; la primera, sin nadie delante, se mira a sí misma."
         ),
         "axes": ("eje 1", "eje 2"),
         "value_axes": ("eje 1", "eje 2"),
         # Built from position, not from the word (heads.position_qkv):
         # k_j = R(j·θ)·base, q_i = R((i − 1)·θ)·base, v_j = R(j·θ)·value.
-        # q_i·k_j = |base|²·cos((j − i + 1)·θ): largest, 25, at j = i − 1,
-        # and every other offset of a sentence of up to 12 words is at least
-        # θ away from a whole turn, so the peak is unique.
-        "position": {"theta": 0.5, "base": (5.0, 0.0), "value": (1.0, 0.0)},
+        # q_i·k_j = |base|²·cos((j − i + 1)·θ): largest, 25, at j = i − 1.
+        # θ ≤ 2π/13 keeps the peak unique for up to 12 words with either
+        # mask: no offset of such a sentence comes back within θ of a whole
+        # turn (with θ = 0,5, the first word of 12 looked at the last).
+        "position": {"theta": 0.45, "base": (5.0, 0.0), "value": (1.0, 0.0)},
     },
 }
 

@@ -161,7 +161,7 @@ TEXT = {
     "predict.quiz": "Pregunta",
     "predict.skip": "Mostrar sin predecir",
     "predict.right": "¡Bien visto! {explanation}",
-    "predict.wrong": "No exactamente. {explanation}",
+    "predict.wrong": "Tu predicción no acertó. {explanation}",
     "predict.skipped": "Sin predecir. {explanation}",
     "predict.teacher": "Respuesta: {explanation}",
     "predict.again": "Ya respondiste esta pregunta antes, con otros ajustes: el resultado queda "

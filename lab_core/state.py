@@ -45,12 +45,15 @@ class StateError(ValueError):
 
 class Key:
     """One state key: the label of its control, how its value is checked,
-    and (for choices) how a value reads: {"parque": "El banco del parque"}."""
+    (for choices) how a value reads: {"parque": "El banco del parque"}, and
+    (optionally) how the value that stays after a refusal reads, from the
+    state: `kept(state)` («El banco del parque» for an empty `tokens`)."""
 
-    def __init__(self, label, parse, names=None):
+    def __init__(self, label, parse, names=None, kept=None):
         self.label = label
         self.parse = parse
         self.names = names or {}
+        self.kept = kept
 
 
 class Spec:

@@ -81,8 +81,10 @@ learning    panel 8, a head trained twice (attention_lab/aprende.py): {"step",
             "vectors": {"q", "text", "table"}, "verdict", "stopped" [str],
             "corpus", "predict"}.
 sentence    {"id" (a preset, or "propia"), "label", "tokens", "own", "other",
-            "other_tokens", "other_own"}: the sentence shown and the one
-            comparisons use (the reader's own, or the presets).
+            "other_tokens", "other_own", "exercise" (a note when the
+            exercise's steps are not about the sentence shown, or "")}: the
+            sentence shown and the one comparisons use (the reader's own, or
+            the presets).
 head        {"id", "label", "summary"}.
 headview    attention as lines between words (pictures.attention_lines): {"caption",
             "words", "labels": {"q", "k": [str]} (each word's button, said),
@@ -285,7 +287,9 @@ def _rejected(spec, state, error):
     """A rejected value's reply: the message, ending with the value that stays."""
     message = str(error)
     if error.key in state:
-        message += ". " + kept_sentence(spec.keys[error.key], state[error.key])
+        key = spec.keys[error.key]
+        message += ". " + ("Se mantiene: %s" % key.kept(state) if key.kept else
+                           kept_sentence(key, state[error.key]))
     return {"ok": False, "error": message, "key": error.key}
 
 

@@ -90,7 +90,8 @@ def _words(name):
             value = " ".join(value)
         return read_sentence(value, label)
 
-    return Key(label, parse)
+    named = sentence_label if name == "tokens" else other_label
+    return Key(label, parse, kept=lambda state: "«%s»" % named(state))
 
 
 def vector_label(name):
@@ -281,7 +282,11 @@ def sentence_view(state):
     return {"id": "propia" if state["tokens"] else state["sentence"],
             "label": sentence_label(state), "tokens": list(tokens_of(state)),
             "own": bool(state["tokens"]), "other": other_label(state),
-            "other_tokens": list(other_tokens(state)), "other_own": bool(state["other"])}
+            "other_tokens": list(other_tokens(state)), "other_own": bool(state["other"]),
+            # The exercise's steps are the article's sentence's.
+            "exercise": ("Estos pasos son los de la frase del artículo, no los de tu frase: "
+                         "«Preparar el ejercicio» vuelve a «%s»." % SENTENCE_LABELS["parque"]
+                         if state["tokens"] else "")}
 
 
 @reads("head", "vec")

@@ -8,7 +8,7 @@ from ..heads import is_position_head, multi_head, vector_key, word_vectors
 from ..vocabulary import lemma
 from ..memo import reads
 from ..words import join_words
-from .context import SENTENCE, ALL_HEADS, heads_of, run, shown_heads, tokens_of
+from .context import SENTENCE, ALL_HEADS, heads_of, run, shown_heads, tokens_of, word_at
 
 ROLE_NAMES = {"q": "consulta q", "k": "clave k", "v": "valor v"}
 
@@ -62,8 +62,8 @@ def _output_note(tokens, concat, out, w_o):
                 continue
             added = d.shown_sum([d.fmt(w_o[c, j] * concat[i, c]) for c in used])
             if added != d.number(d.fmt(out[i, j])):
-                off.append("fila «%s», columna «%s»: %s en vez de %s" % (
-                    word, column, d.fmt(float(added)), d.fmt(out[i, j])))
+                off.append("fila %s, columna «%s»: %s en vez de %s" % (
+                    word_at(tokens, i), column, d.fmt(float(added)), d.fmt(out[i, j])))
     if not off:
         return None
     return ("Cada número está redondeado por separado: sumando, tal como se leen, las celdas de "

@@ -100,6 +100,13 @@ def head_runs(state):  # head id -> run, for the heads the state shows
     return {h: run(state, h) for h in shown_heads(state)}
 
 
+def word_at(tokens, i):
+    """«banco», or «banco» (posición 3) when the sentence has it twice: how
+    prose names a word of the sentence."""
+    word = tokens[i]
+    return "«%s»" % word + (" (posición %d)" % i if tokens.count(word) > 1 else "")
+
+
 def position_label(i, word):
     return "%d · %s" % (i, word)
 
@@ -125,6 +132,8 @@ def rows_note(rows, what="los pesos de la fila de «%s»", total="1,00"):
 
 def weights_note(run):
     """rows_note for one head's table of weights (its open cells)."""
-    return rows_note([(word, [t for t, o in zip(weight_texts(run["weights"][i], run["mask"][i]),
-                                               run["mask"][i]) if o])
-                      for i, word in enumerate(run["tokens"])])
+    tokens = run["tokens"]
+    return rows_note([(word_at(tokens, i),
+                       [t for t, o in zip(weight_texts(run["weights"][i], run["mask"][i]),
+                                          run["mask"][i]) if o])
+                      for i in range(len(tokens))], "los pesos de la fila de %s")

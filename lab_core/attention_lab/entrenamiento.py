@@ -14,10 +14,14 @@ from ..words import join_words
 from .context import SENTENCE, heads_of, position_label, tokens_of
 
 
-def pairs_sentence(inputs, targets):
-    """«La salida de «El» se compara con «banco», la de «banco» con «del»…»."""
-    parts = ["La salida de «%s» se compara con «%s»" % (inputs[0], targets[0])]
-    parts += ["la de «%s» con «%s»" % (a, b) for a, b in zip(inputs[1:], targets[1:])]
+def pairs_sentence(inputs, targets, scored=None):
+    """«La salida de «El» se compara con «banco», la de «banco» con «del»…»;
+    a pair whose target the toy model cannot predict is said to have no loss."""
+    scored = [True] * len(inputs) if scored is None else list(scored)
+    parts = ["%s «%s» %s «%s»%s" % ("La salida de" if n == 0 else "la de", a,
+                                   "se compara con" if n == 0 else "con", b,
+                                   "" if ok else " (sin pérdida)")
+             for n, (a, b, ok) in enumerate(zip(inputs, targets, scored))]
     return "; ".join(parts) + "."
 
 
@@ -122,11 +126,13 @@ def training_panel(state):
         kind="bars")
     notes = []
     if outside:
+        one = len(outside) == 1
         notes.append("«—»: el modelo de juguete solo sabe predecir las seis palabras del "
-                     "artículo (%s); %s no %s, así que esa posición no cuenta en la media."
+                     "artículo (%s); %s no %s, así que %s en la media."
                      % (join_words(VOCABULARY), join_words(["«%s»" % w for w in
                                                              dict.fromkeys(outside)]),
-                        "es una de ellas" if len(set(outside)) == 1 else "son de ellas"))
+                        "es una de ellas" if len(set(outside)) == 1 else "son de ellas",
+                        "esa posición no cuenta" if one else "esas posiciones no cuentan"))
     if redone:
         notes.append("p se lee con dos decimales; −ln p se calcula con p sin redondear, así "
                      "que puede no salir de la p que se lee.")
@@ -140,7 +146,7 @@ def training_panel(state):
                          "siguiente)", ["objetivo", "p(objetivo), causal", "−ln p, causal",
                                         "−ln p, bidireccional"], rows, "entrada",
                          " ".join(notes) or None),
-        "pairs": pairs_sentence(step["inputs"], step["targets"]),
+        "pairs": pairs_sentence(step["inputs"], step["targets"], step["scored"]),
     }
 
 

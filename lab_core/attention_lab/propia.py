@@ -13,7 +13,7 @@ from ..heads import is_position_head
 from ..memo import reads
 from ..vocabulary import GROUP_OF, GROUPS, LEXICON, lemma, suggestions
 from ..words import best_as_read, join_words, plural, quoted
-from .context import MAX_TOKENS, other_tokens, run, tokens_of, weight_texts
+from .context import MAX_TOKENS, other_tokens, run, tokens_of, weight_texts, word_at
 
 WORD_HEADS = tuple(h for h, head in HEADS.items() if not is_position_head(head))
 
@@ -57,10 +57,11 @@ def unknown_notice(tokens):
 
 def clue(state, head_id):
     """What one word head finds for the query, from its weights under both
-    masks: {"said": its sentence, "before": [(word, causal weight as
-    read)], "after": [words]}, the strongest keys as read, on each side."""
+    masks: {"said": its sentence, "before": [(word, causal weight as read,
+    head)], "after": [words]}: the other words that get the most weight as
+    read (a tie with the query itself included), on each side."""
     tokens, i = tokens_of(state), state["query"]
-    word, label = tokens[i], HEADS[head_id]["label"]
+    word, label = word_at(tokens, i), HEADS[head_id]["label"]
     open_run = run(state, head_id, mask_kind="bidirectional")
     causal_run = run(state, head_id, mask_kind="causal")
     texts = weight_texts(open_run["weights"][i], open_run["mask"][i])
@@ -68,23 +69,26 @@ def clue(state, head_id):
     top = best_as_read(list(range(len(tokens))), texts)
     name = label[0].upper() + label[1:]
     found = {"before": [], "after": []}
-    if len(top) == len(tokens) > 1:
-        return dict(found, said="%s: con acceso bidireccional, «%s» reparte su peso por igual "
+    if len(top) == len(tokens):
+        return dict(found, said="%s: con acceso bidireccional, %s reparte su peso por igual "
                     "(%s cada palabra): esta cabeza no encuentra pista." % (name, word, texts[i]))
-    if i in top:
-        return dict(found, said="%s: con acceso bidireccional, ninguna palabra recibe de «%s» "
+    others = [j for j in top if j != i]
+    if not others:
+        return dict(found, said="%s: con acceso bidireccional, ninguna palabra recibe de %s "
                     "más que ella misma (%s): esta cabeza no encuentra pista."
                     % (name, word, texts[i]))
-    before = [j for j in top if j < i]
-    after = [j for j in top if j > i]
-    found = {"before": [(tokens[j], causal_texts[j]) for j in before],
-             "after": [tokens[j] for j in after]}
-    if len(top) == 1:
-        said = "%s: con acceso bidireccional, la palabra a la que «%s» da más peso es «%s» (%s)" % (
-            name, word, tokens[top[0]], texts[top[0]])
+    before = [j for j in others if j < i]
+    after = [j for j in others if j > i]
+    found = {"before": [(word_at(tokens, j), causal_texts[j], label) for j in before],
+             "after": [word_at(tokens, j) for j in after]}
+    also = ", tanto como a sí misma" if i in top else ""
+    if len(others) == 1:
+        said = "%s: con acceso bidireccional, la palabra a la que %s da más peso es %s (%s%s)" % (
+            name, word, word_at(tokens, others[0]), texts[others[0]], also)
     else:
-        said = ("%s: con acceso bidireccional, las palabras a las que «%s» da más peso son %s "
-                "(%s cada una)" % (name, word, quoted([tokens[j] for j in top]), texts[top[0]]))
+        said = ("%s: con acceso bidireccional, las palabras a las que %s da más peso son %s "
+                "(%s cada una%s)" % (name, word, join_words([word_at(tokens, j) for j in others]),
+                                     texts[others[0]], also))
     many_before, many_after = len(before) > 1, len(after) > 1
     if before:
         said += ("; va%s antes, así que la máscara causal no %s oculta: con ella recibe%s %s"
@@ -92,41 +96,48 @@ def clue(state, head_id):
                     "n" if many_before else "", join_words([causal_texts[j] for j in before])))
     if after:
         said += ("; %sva%s después, así que la máscara causal %s oculta: peso 0"
-                 % ("%s " % quoted([tokens[j] for j in after]) if before else "",
+                 % ("%s " % join_words([word_at(tokens, j) for j in after]) if before else "",
                     "n" if many_after else "", "las" if many_after else "la"))
     return dict(found, said=said + ".")
 
 
 @reads("sentence", "tokens", "other", "vec", "query")
 def clues_view(state):
-    """Each word head's strongest key for the query, and the lesson of the
+    """Each word head's strongest keys for the query, and the lesson of the
     two masks drawn from where those keys are."""
     found = [clue(state, h) for h in WORD_HEADS]
-    word = tokens_of(state)[state["query"]]
+    tokens, i = tokens_of(state), state["query"]
+    word = word_at(tokens, i)
     before = list(dict.fromkeys(b for f in found for b in f["before"]))
     after = list(dict.fromkeys(a for f in found for a in f["after"]))
     many_before, many_after = len(before) > 1, len(after) > 1
     if before and not after:
-        lesson = ("%s va%s antes de «%s»: la máscara causal solo oculta lo que viene después, "
-                  "así que no %s quita (con ella, %s)."
-                  % (quoted([w for w, _ in before]), "n" if many_before else "", word,
-                     "se las" if many_before else "se la",
-                     join_words(["«%s» recibe %s" % (w, t) for w, t in before])))
+        lesson = ("%s va%s antes de %s, y la máscara causal solo oculta lo que viene después: "
+                  "con ella, %s."
+                  % (join_words(dict.fromkeys(w for w, _, _ in before)),
+                     "n" if many_before else "", word,
+                     join_words(["%s sigue recibiendo %s en la %s" % (w, t, h)
+                                 for w, t, h in before])))
     elif after and not before:
-        lesson = ("%s va%s después de «%s»: con la máscara causal, al leer «%s» todavía no ha%s "
+        lesson = ("%s va%s después de %s: con la máscara causal, al leer %s todavía no ha%s "
                   "llegado (peso 0), y solo el acceso bidireccional %s ve."
-                  % (quoted(after), "n" if many_after else "", word, word,
+                  % (join_words(after), "n" if many_after else "", word, word,
                      "n" if many_after else "", "las" if many_after else "la"))
     elif before:
-        lesson = ("%s va%s antes de «%s» y la máscara causal %s deja ver; %s va%s después y %s "
+        lesson = ("%s va%s antes de %s y la máscara causal %s deja ver; %s va%s después y %s "
                   "oculta. La máscara causal solo oculta lo que viene después."
-                  % (quoted([w for w, _ in before]), "n" if many_before else "", word,
-                     "las" if many_before else "la", quoted(after), "n" if many_after else "",
+                  % (join_words(dict.fromkeys(w for w, _, _ in before)),
+                     "n" if many_before else "", word, "las" if many_before else "la",
+                     join_words(after), "n" if many_after else "",
                      "las" if many_after else "la"))
-    else:
-        lesson = ("Ninguna de las dos cabezas encuentra pista para «%s» en esta frase: añade "
+    elif lemma(tokens[i]) == "banco":
+        lesson = ("Ninguna de las dos cabezas encuentra pista para %s en esta frase: añade "
                   "una palabra de lugar o de dinero." % word)
-    return {"title": "Qué encuentra «%s»" % word, "heads": [f["said"] for f in found],
+    else:
+        lesson = ("Ninguna de las dos cabezas encuentra pista para %s en esta frase. Están "
+                  "hechas para «banco»: elige banco en «Consulta», o escríbelo en tu frase."
+                  % word)
+    return {"title": "Qué encuentra %s" % word, "heads": [f["said"] for f in found],
             "lesson": lesson}
 
 

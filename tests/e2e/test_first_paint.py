@@ -394,7 +394,8 @@ def test_a_prepared_view_that_never_arrives_does_not_hold_python_back(lab):
     lab.page.evaluate("window.lab.set({head: 'anterior'})")
     assert lab.page.evaluate(paints) == before + 1  # the set's own paint, nothing else
     assert lab.page.evaluate("document.body.dataset.live") == "true"
-    assert lab.cell("Puntuaciones", "banco", "parque") == "0,00"  # anterior: k(parque) ⊥ q(banco)
+    # anterior, built from position: q_1·k_3 = 25·cos(3·0,45), divided by √2.
+    assert lab.cell("Puntuaciones", "banco", "parque") == "3,87"
 
 
 def test_the_page_preloads_only_what_every_visit_uses(lab):

@@ -244,13 +244,15 @@ def test_type_a_sentence_on_a_phone_and_read_bancos_weights(browser, base_url):
         assert state["tokens"] == ["Pedí", "un", "crédito", "al", "banco"] and state["query"] == 4
         assert "tokens=Ped%C3%AD;un;cr%C3%A9dito;al;banco" in lab.url()
         lesson = text(lab.page.locator("#propia .clue-lesson"))
-        assert "«crédito» va antes de «banco»: la máscara causal solo oculta lo que viene después" in lesson
+        assert ("«crédito» va antes de «banco», y la máscara causal solo oculta lo que viene "
+                "después") in lesson
         # banco's weights, causal, with the money head: crédito gets the 0,45 the sentence quotes.
         lab.choose("Cabeza", "pista financiera")
-        lab.look()
+        lab.page.locator("#puntuacion").get_by_role("button", name="Mostrar sin predecir").tap()
+        lab.page.wait_for_function("() => !document.querySelector('#puntuacion .veiled')")
         row = lab.table("Pesos")["banco"]
         assert row == ["0,11", "0,11", "0,45", "0,11", "0,22"]
-        assert "recibe 0,45" in lesson
+        assert "sigue recibiendo 0,45 en la pista financiera" in lesson
         # A link with the typed sentence paints it again after a reload.
         lab.page.reload()
         lab.page.evaluate("window.lab.ready")
@@ -283,6 +285,8 @@ def test_an_unknown_word_is_named_and_its_near_miss_is_one_tap_away(browser, bas
         lab.page.get_by_role("button", name="Usar «El banco junto al río»").tap()
         state = lab.settle()
         assert state["tokens"] == ["El", "banco", "junto", "al", "río"]
+        # The button is gone; focus is back in the field, not lost on the page.
+        lab.page.wait_for_function("() => document.activeElement.id === 'type-tokens'")
         assert not notice.is_visible() and lab.page.locator(".fix-button:visible").count() == 0
         lesson = text(lab.page.locator("#propia .clue-lesson"))
         assert lesson.startswith("Qué encuentra «banco» — «río» va después de «banco»: con la máscara causal")
@@ -305,10 +309,13 @@ def test_an_unknown_word_is_named_and_its_near_miss_is_one_tap_away(browser, bas
 
 def test_the_comparison_sentence_can_be_typed_too(lab):
     lab.open(lab.base_url, "?step=3")
-    lab.page.locator("#type-other").fill("El banco junto al río")
+    lab.page.locator("#type-other").fill("¿El banco, junto al río?")
     lab.page.locator("#type-other").press("Enter")
     state = lab.settle()
     assert state["other"] == ["El", "banco", "junto", "al", "río"]
+    # The field shows the words Python read.
+    lab.page.wait_for_function("() => document.getElementById('type-other').value === "
+                               "'El banco junto al río'")
     lab.look()
     assert "«El banco junto al río»" in text(lab.page.locator("#cache"))
     # The vocabulary, by group, one tap away.

@@ -79,17 +79,17 @@ def test_csv_numbers_are_the_values_on_screen(view):
 
 
 def test_markdown_and_latex_keep_the_screen_text():
-    # The previous-token head, row «río» (position 6), key «El»: 25·cos(−2,5)/√2 ≈ −14,16.
+    # The previous-token head, row «río» (position 6), key «El»: 25·cos(−2,25)/√2 ≈ −11,10.
     view = attention_lab.LAB.build_view(dict(
         attention_lab.SPEC.default_state(), head="anterior",
         tokens=["El", "banco", "del", "parque", "junto", "al", "río"]))
     table = next(t for t in export.tables_of(view) if t["id"] == "scores")
     shown = [cell["text"] for row in table["rows"] for cell in row["cells"]]
-    assert "−14,16" in shown and "−∞" in shown
-    assert "| −14,16 |" in export.to_markdown(table)
-    assert "$-$14,16" in export.to_latex(table)
+    assert "−11,10" in shown and "−∞" in shown
+    assert "| −11,10 |" in export.to_markdown(table)
+    assert "$-$11,10" in export.to_latex(table)
     written = export.to_csv(table)
-    assert ";-14,16;" in written or ";-14,16\r\n" in written
+    assert ";-11,10;" in written or ";-11,10\r\n" in written
     assert "−∞" in written  # a spreadsheet has no infinity: the text as shown
 
 

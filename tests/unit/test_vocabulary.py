@@ -172,8 +172,8 @@ def test_the_articles_numbers_are_unchanged():
 
 def test_the_previous_token_head_peaks_on_the_previous_word_of_any_sentence():
     rng = random.Random(42)
-    for _ in range(200):
-        n = rng.randint(1, MAX_WORDS)
+    for case in range(200):
+        n = MAX_WORDS if case % 4 == 0 else rng.randint(1, MAX_WORDS)  # the limit, often
         tokens = [rng.choice(LEXICON) for _ in range(n)]
         mask = rng.choice(["causal", "bidirectional"])
         view = view_of({"tokens": tokens, "head": "anterior", "mask": mask, "query": 0})
@@ -191,6 +191,8 @@ def test_the_previous_token_head_peaks_on_the_previous_word_of_any_sentence():
                 assert weights[i][i - 1] - second > 0.5
             elif mask == "causal":
                 assert weights[0][0] == 1.0  # the first word, alone, looks at itself
+            else:
+                assert top == 0, (tokens, mask)  # …and with the whole sentence open too
     # The peak's score: |base|² / √2 = 25/√2 ≈ 17,68, at every i ≥ 1.
     table = view_of({"head": "anterior"})["tables"][0]["scores"]
     assert [table["rows"][i]["cells"][i - 1]["text"] for i in (1, 2, 3)] == ["17,68"] * 3
@@ -231,9 +233,9 @@ def test_a_clue_before_banco_survives_the_causal_mask():
     assert clues["heads"][0] == ("Pista de lugar: con acceso bidireccional, «banco» reparte su "
                                  "peso por igual (0,20 cada palabra): esta cabeza no encuentra "
                                  "pista.")
-    assert clues["lesson"] == ("«crédito» va antes de «banco»: la máscara causal solo oculta lo "
-                               "que viene después, así que no se la quita (con ella, «crédito» "
-                               "recibe %s)." % fmt2(round(causal[2] + 1e-12, 2)))
+    assert clues["lesson"] == ("«crédito» va antes de «banco», y la máscara causal solo oculta lo "
+                               "que viene después: con ella, «crédito» sigue recibiendo %s en la "
+                               "pista financiera." % fmt2(round(causal[2] + 1e-12, 2)))
 
 
 def test_a_clue_after_banco_is_hidden_by_the_causal_mask():
@@ -273,7 +275,22 @@ def test_clues_on_both_sides_and_on_none():
                               "«parque» y «río» van después y las oculta. La máscara causal "
                               "solo oculta lo que viene después.")
     none = view_of({"tokens": "me senté en el banco"})["clues"]
-    assert none["lesson"].startswith("Ninguna de las dos cabezas encuentra pista para «banco»")
+    assert none["lesson"] == ("Ninguna de las dos cabezas encuentra pista para «banco» en esta "
+                              "frase: añade una palabra de lugar o de dinero.")
+    # A query that is not banco: no advice to add a word banco would need.
+    other = view_of({"tokens": "El perro duerme en el parque"})["clues"]
+    assert other["lesson"].startswith("Ninguna de las dos cabezas encuentra pista para «perro» "
+                                      "en esta frase. Están hechas para «banco»")
+    # A word tied with the query itself is still a clue (río → parque = río → río).
+    tied = view_of({"tokens": "El río del parque"})["clues"]
+    _, read, _ = independent_clue(["El", "río", "del", "parque"], 1, "lugar")
+    assert read[1] == read[3]
+    assert tied["heads"][0].startswith("Pista de lugar: con acceso bidireccional, la palabra a la "
+                                       "que «río» da más peso es «parque» (%s, tanto como a sí "
+                                       "misma); va después" % fmt2(read[3]))
+    # The same word twice is named by its position.
+    twice = view_of({"tokens": "el banco del parque y el banco de crédito"})["clues"]
+    assert twice["title"] == "Qué encuentra «banco» (posición 1)"
 
 
 def test_an_unknown_word_is_kept_neutral_and_named_with_its_near_miss():
@@ -313,3 +330,16 @@ def test_panel_two_says_when_the_query_is_not_one_of_the_toy_models_words():
     note = view_of({"tokens": "El banco junto al río", "query": 4})["mixture"]["vocab"]["table"]["note"]
     assert "«río» no es una de las seis palabras del modelo de juguete" in note
     assert "banco" not in (view_of({})["mixture"]["vocab"]["table"]["note"] or "")
+
+
+def test_the_exercise_says_when_its_steps_are_not_about_the_sentence_shown():
+    assert view_of({})["sentence"]["exercise"] == ""
+    said = view_of({"tokens": "El perro come pan"})["sentence"]["exercise"]
+    assert said == ("Estos pasos son los de la frase del artículo, no los de tu frase: "
+                    "«Preparar el ejercicio» vuelve a «El banco del parque».")
+
+
+def test_panel_six_names_the_pairs_without_a_loss():
+    pairs = view_of({"tokens": "El banco del río"})["training"]["pairs"]
+    assert pairs == ("La salida de «El» se compara con «banco»; la de «banco» con «del»; "
+                     "la de «del» con «río» (sin pérdida).")

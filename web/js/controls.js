@@ -20,17 +20,30 @@ export function wire(hooks) {
   document.addEventListener("click", onAction);
   document.addEventListener("click", onEditor);
   document.addEventListener("change", onVector);
-  document.addEventListener("change", onSentenceChange, true);
+  document.addEventListener("change", onSentenceChange);
   document.addEventListener("submit", onSentenceSubmit);
 }
 
 // A typed sentence: its text goes to Python as it is (Python reads it into
-// words, or says what is wrong beside the field). fields.js sends it on
-// «change» (Enter, or leaving the field); «Usar» and a phone keyboard's
-// key submit the form, which sends it only if «change» has not already.
+// words, or says what is wrong beside the field), on «change» (Enter, or
+// leaving the field) or on the form's submit («Usar», a phone keyboard's
+// key), once per text. Once read, the field shows the words Python read
+// («¿El banco, junto al río?» -> «El banco junto al río»).
+function sendSentence(input) {
+  const key = input.dataset.key;
+  const shown = (view) => view.builder[key === "tokens" ? "text" : "other_text"];
+  if (!lab.view() || input.dataset.sent === input.value || input.value === shown(lab.view())) return;
+  input.dataset.sent = input.value;
+  lab.set({ [key]: input.value }).then(() => {
+    const read = shown(lab.view());
+    if (input.value !== read) input.value = read;
+    input.dataset.sent = read;
+  }, () => {});
+}
+
 function onSentenceChange(event) {
   const input = event.target.closest("input[data-sentence-field]");
-  if (input) input.dataset.sent = input.value;
+  if (input) sendSentence(input);
 }
 
 function onSentenceSubmit(event) {
@@ -38,9 +51,7 @@ function onSentenceSubmit(event) {
   if (!form) return;
   event.preventDefault();
   const input = form.querySelector("input[data-sentence-field]");
-  if (!input || !lab.view() || input.dataset.sent === input.value) return;
-  input.dataset.sent = input.value;
-  lab.set({ [input.dataset.key]: input.value }).catch(() => {});
+  if (input) sendSentence(input);
 }
 
 // ------------------------------------------------------- the reader's input
@@ -93,7 +104,13 @@ function onEditor(event) {
   if (fix && lab.view()) {
     const target = fix.dataset.sentenceFix;
     const suggested = lab.view().builder[target === "tokens" ? "fix" : "other_fix"];
-    if (suggested) lab.set({ [target]: suggested.tokens }).catch(() => {});
+    // The button goes once the words are known: focus goes back to the field.
+    if (suggested) {
+      lab.set({ [target]: suggested.tokens }).then(() => {
+        const field = document.querySelector(`input[data-sentence-field][data-key="${target}"]`);
+        if (field && (document.activeElement === fix || document.activeElement === document.body)) field.focus();
+      }, () => {});
+    }
     return;
   }
   const back = event.target.closest("button[data-builder-reset]");

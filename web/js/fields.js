@@ -27,7 +27,7 @@ function lookupValue(path) {
 
 function onControl(event) {
   const input = event.target.closest("[data-key]");
-  if (!input) return;
+  if (!input || "sentenceField" in input.dataset) return; // a typed sentence: controls.js
   if (event.type === "input" && input.type !== "range") return;
   if (input.dataset.valueFrom && input.value === lookupValue(input.dataset.valueFrom)) return;
   const key = input.dataset.key;
