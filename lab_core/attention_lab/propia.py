@@ -134,9 +134,10 @@ def clues_view(state):
         lesson = ("Ninguna de las dos cabezas encuentra pista para %s en esta frase: añade "
                   "una palabra de lugar o de dinero." % word)
     else:
+        has_banco = any(lemma(w) == "banco" for w in tokens)
         lesson = ("Ninguna de las dos cabezas encuentra pista para %s en esta frase. Están "
-                  "hechas para «banco»: elige banco en «Consulta», o escríbelo en tu frase."
-                  % word)
+                  "hechas para «banco»: %s." % (word, "elige banco en «Consulta»" if has_banco
+                                                else "escríbelo en tu frase"))
     return {"title": "Qué encuentra %s" % word, "heads": [f["said"] for f in found],
             "lesson": lesson}
 

@@ -210,6 +210,9 @@ def _weight_question(state, tokens, head_id, weights, texts, allowed, words, sho
             tokens[j], texts[j], tokens[i],
             "la mitad, leída con dos decimales" if len(answers) == 2
             else "más de la mitad" if answers == ["mitad"] else "menos de la mitad")
+        if d.number(texts[j]) == 0:  # open, so above 0, however small
+            share += (" No es 0: una clave abierta siempre recibe algo, aunque con dos "
+                      "decimales se lea 0,00; solo la máscara da un 0 exacto.")
     return prompt({
         "id": "pred-puntuacion:%s:%s:%s:%d:%d" % ("|".join(tokens), state["mask"], head_id, i, j),
         "question": "En %s, con la máscara %s, ¿qué peso recibirá «%s» en la fila de «%s»?"

@@ -279,8 +279,10 @@ def test_clues_on_both_sides_and_on_none():
                               "frase: añade una palabra de lugar o de dinero.")
     # A query that is not banco: no advice to add a word banco would need.
     other = view_of({"tokens": "El perro duerme en el parque"})["clues"]
-    assert other["lesson"].startswith("Ninguna de las dos cabezas encuentra pista para «perro» "
-                                      "en esta frase. Están hechas para «banco»")
+    assert other["lesson"].endswith("Están hechas para «banco»: escríbelo en tu frase.")
+    # With a banco in the sentence, it can be chosen as the query.
+    chosen = view_of({"tokens": "El perro y el banco", "query": 1})["clues"]
+    assert chosen["lesson"].endswith("Están hechas para «banco»: elige banco en «Consulta».")
     # A word tied with the query itself is still a clue (río → parque = río → río).
     tied = view_of({"tokens": "El río del parque"})["clues"]
     _, read, _ = independent_clue(["El", "río", "del", "parque"], 1, "lugar")
@@ -343,3 +345,15 @@ def test_panel_six_names_the_pairs_without_a_loss():
     pairs = view_of({"tokens": "El banco del río"})["training"]["pairs"]
     assert pairs == ("La salida de «El» se compara con «banco»; la de «banco» con «del»; "
                      "la de «del» con «río» (sin pérdida).")
+
+
+def test_an_open_weight_that_reads_0_00_is_said_not_to_be_0():
+    tokens = "Fui al banco junto al río con mi amigo y su perro".split()
+    _, weights, _ = attend(tokens, head_rows(tokens, "anterior", heads_with({})), False)
+    assert 0 < weights[2][3] < 0.005  # banco → junto: open, and it reads 0,00
+    view = view_of({"tokens": tokens, "head": "anterior", "mask": "bidirectional",
+                    "query": 2, "key": 3})
+    explanation = view["arithmetic"]["predict"]["explanation"]
+    assert explanation.startswith("«junto» recibe 0,00 de la fila de «banco»: menos de la mitad. "
+                                  "No es 0: una clave abierta siempre recibe algo")
+    assert "No es 0" not in view_of({})["arithmetic"]["predict"]["explanation"]
