@@ -2,7 +2,7 @@
 #   make run    set up, build static/ and serve it on http://127.0.0.1:8000
 #   make test   set up, build, and run every test (unit + browser)
 # Others: make check (the unit tests only, Python and the page's pure JS:
-# a couple of minutes), make build, make bench, make screenshot,
+# a couple of minutes), make build, make trace, make bench, make screenshot,
 # make loadtest, make stress, make clean.
 
 PYTHON ?= python3
@@ -13,7 +13,7 @@ PORT   ?= 8000
 # one worker (tests/e2e/conftest.py); JOBS=0 runs every test in one process.
 JOBS   ?= 2
 
-.PHONY: run test check build bench screenshot loadtest stress setup setup-test chromium clean
+.PHONY: run test check build bench screenshot loadtest stress trace setup setup-test chromium clean
 
 run: build
 	$(PY) scripts/serve.py --port $(PORT)
@@ -41,6 +41,11 @@ stress:
 
 build: setup
 	$(PY) scripts/build.py
+
+# Which of Pyodide's files the lab opens (scripts/runtime_trace.json, which
+# the build ships): rerun when lab_core imports something new.
+trace: setup setup-test chromium
+	$(PY) scripts/trace_runtime.py
 
 # Python side: a venv with lab_core (editable) and the build tools.
 setup: $(VENV)/.installed node_modules/.installed

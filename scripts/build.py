@@ -63,6 +63,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from lab_core import display, page_text, prepared  # noqa: E402
 from lab_core.block_map import block_map  # noqa: E402
 from lab_core.views import LABS, get_lab, to_json  # noqa: E402
+import runtime_pack  # noqa: E402
 from pages import write_pages  # noqa: E402
 from site_headers import IMMUTABLE_PREFIXES, PAGE_CSP, headers_file  # noqa: E402
 
@@ -132,20 +133,42 @@ def package_closure(packages_json, wanted):
     return sorted(seen)
 
 
-def copy_runtime(out):
-    """Copy the bundled runtime's needed files; return its manifest entry."""
+def copy_runtime(out, trimmed=True):
+    """Copy the bundled runtime's needed files; return its manifest entry.
+
+    Its two archives (the standard library and NumPy) are repacked with the
+    files the lab opens, stored for HTTP compression (scripts/runtime_pack.py,
+    from scripts/runtime_trace.json); `trimmed=False` copies them as Pyodide
+    ships them (scripts/trace_runtime.py traces on those). The folder is
+    named by a hash of its files: a new trace is a new URL, never a stale
+    copy from a year-long cache.
+    """
     dist = BUNDLED / "dist"
     if not dist.is_dir():
         raise SystemExit("build: %s is missing; run `npm ci` first" % dist)
     version = json.loads((BUNDLED / "package.json").read_text())["version"]
-    folder = "runtime/pyodide-%s/" % version
-    target = out / folder
-    target.mkdir(parents=True)
     names = list(CORE_FILES)
     for package in package_closure(dist / "packages.json", PAGE_PACKAGES):
         names += [package + ".js", package + ".data"]
+    contents = {name: (dist / name).read_bytes() for name in names}
+    kept = {}
+    if trimmed:
+        traced = load_trace(version)
+        for loader, archive in ARCHIVES:
+            text, data, kept[archive] = runtime_pack.repack(
+                contents[loader].decode("utf-8"), contents[archive], traced)
+            contents[loader], contents[archive] = text.encode("utf-8"), data
+        missing = sorted(set(traced) - {path for paths in kept.values() for path in paths})
+        if missing:
+            raise SystemExit("build: the lab opens %s, which the runtime's archives lack "
+                             "(a new Pyodide? run `make trace`)" % ", ".join(missing[:5]))
+    digest = hashlib.sha256(b"".join(hashlib.sha256(contents[name]).digest()
+                                     for name in sorted(names))).hexdigest()[:12]
+    folder = "runtime/pyodide-%s-%s/" % (version, digest)
+    target = out / folder
+    target.mkdir(parents=True)
     for name in names:
-        shutil.copy2(dist / name, target / name)
+        (target / name).write_bytes(contents[name])
     return {
         "name": "bundled",
         "pyodide": version,
@@ -153,7 +176,22 @@ def copy_runtime(out):
         "indexURL": folder,
         "packages": list(PAGE_PACKAGES),
         "files": [file_entry(target / name) for name in sorted(names)],
+        "kept": {archive: len(paths) for archive, paths in kept.items()},
     }
+
+
+# Pyodide 0.17's file archives, each with the script that lists its files.
+ARCHIVES = (("pyodide.asm.js", "pyodide.asm.data"), ("numpy.js", "numpy.data"))
+TRACE = ROOT / "scripts" / "runtime_trace.json"
+
+
+def load_trace(version):
+    """The files the lab opened in Pyodide `version` (scripts/trace_runtime.py)."""
+    trace = json.loads(TRACE.read_text(encoding="utf-8"))
+    if trace["pyodide"] != version:
+        raise SystemExit("build: %s was traced on Pyodide %s, the bundled one is %s: "
+                         "run `make trace`" % (TRACE.name, trace["pyodide"], version))
+    return trace["files"]
 
 
 def copy_current_runtime(out):
@@ -333,7 +371,7 @@ def check_preloads(out):
                                  % (page.name, href))
 
 
-def build(out):
+def build(out, trimmed=True):
     if out.exists():
         shutil.rmtree(out)
     shutil.copytree(ROOT / "web", out)
@@ -344,7 +382,7 @@ def build(out):
     manifest = {
         "wheel": build_wheel(out),
         "default_runtime": "bundled",
-        "runtimes": {"bundled": copy_runtime(out), "current": copy_current_runtime(out)},
+        "runtimes": {"bundled": copy_runtime(out, trimmed), "current": copy_current_runtime(out)},
     }
     for runtime in manifest["runtimes"].values():
         size = sum(f["size"] for f in runtime["files"]) + manifest["wheel"]["size"]
@@ -369,9 +407,11 @@ def site_bytes(out):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "static")
+    parser.add_argument("--untrimmed", action="store_true",
+                        help="ship Pyodide's archives whole (for scripts/trace_runtime.py)")
     args = parser.parse_args()
     out = args.out.resolve()
-    manifest, indexes = build(out)
+    manifest, indexes = build(out, trimmed=not args.untrimmed)
     files, fresh = manifest["compressed"]
     runtimes = ", ".join("%s %s (%d files)" % (name, r["pyodide"], len(r["files"]))
                          for name, r in manifest["runtimes"].items())

@@ -15,12 +15,18 @@ from conftest import STATIC, text
 pytestmark = pytest.mark.cold  # faults of the boot are the subject
 
 URL = "?mask=bidirectional"  # a link with state: it must survive the fault and the retry
-RUNTIME = STATIC / "runtime" / "pyodide-0.17.1"
+
+
+def runtime_folder():
+    """The bundled runtime's folder in the built site (named by its version
+    and content hash)."""
+    manifest = json.loads((STATIC / "manifest.json").read_text(encoding="utf-8"))
+    return STATIC / manifest["runtimes"]["bundled"]["indexURL"]
 
 
 def original(pattern):
-    path = {"pyodide.asm.js": RUNTIME / "pyodide.asm.js",
-            "packages.json": RUNTIME / "packages.json",
+    path = {"pyodide.asm.js": runtime_folder() / "pyodide.asm.js",
+            "packages.json": runtime_folder() / "packages.json",
             "js/main.js": STATIC / "js" / "main.js"}[pattern]
     return path.read_bytes()
 
@@ -113,7 +119,7 @@ def test_a_change_pending_when_the_boot_fails_is_rejected(lab):
     while not fault.held:
         lab.page.wait_for_timeout(50)
     # Every other file has arrived: only numpy.data is missing.
-    size = (RUNTIME / "numpy.data").stat().st_size
+    size = (runtime_folder() / "numpy.data").stat().st_size
     lab.page.wait_for_function(
         "(size) => { const p = document.getElementById('progress');"
         " return p.max > size && p.value >= p.max - size; }", arg=size)

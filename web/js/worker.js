@@ -123,6 +123,9 @@ async function boot({ runtime, base, wheel, files: given }) {
     pyodide.globals.get("publish_runtime")();
   });
   files = new Map(); // Pyodide has copied what it needs
+  // For the browser's developer tools and scripts/trace_runtime.py, which
+  // ask this Python which files it has opened.
+  self.pyodide = pyodide;
   const versions = JSON.parse(self.py_runtime);
   post({ type: "ready", python: versions.python, numpy: versions.numpy });
 }
