@@ -104,7 +104,7 @@ def file_entry(path, name=None):
     name = name or path.name
     label = LABELS.get(name)
     if label is None and name.startswith("numpy"):
-        label = "NumPy, la biblioteca de cálculo"
+        label = "NumPy (la biblioteca de cálculo)"
     return labelled({"name": name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()},
                     label or "un archivo de Python (%s)" % name)
 
@@ -361,6 +361,37 @@ def bundle_script(out, entry="js/main.js"):
         raise SystemExit("build: %s still imports or exports after bundling" % entry)
 
 
+# What the service worker stores as it installs: the pages and what they
+# load before Python. The runtime and the wheel are handed over by the page
+# once live, from the HTTP cache (js/offline.js): stored here they would be
+# downloaded a second time while the page downloads them.
+SHELL = ("./", "index.html", "bloque.html", "css/lab.css", "js/main.js", "js/watchdog.js",
+         "js/worker.js", "manifest.json")
+SW_SLOT = "const BUILD = null;"
+
+
+def write_service_worker(out):
+    """Put this build's version and shell into sw.js: a new build is a new
+    worker, which replaces the older builds' caches. The version is a hash
+    of every file the site serves, so any change to the site makes one."""
+    path = out / "sw.js"
+    text = path.read_text(encoding="utf-8")
+    if text.count(SW_SLOT) != 1:
+        raise SystemExit("build: sw.js has no single slot for the build's version")
+    digest = hashlib.sha256()
+    for file in sorted(out.rglob("*")):
+        if file.is_file() and file != path and not file.name.endswith((".br", ".gz")):
+            digest.update(file.relative_to(out).as_posix().encode() + b"\0")
+            digest.update(hashlib.sha256(file.read_bytes()).digest())
+    for name in SHELL:
+        if name != "./" and not (out / name).is_file():
+            raise SystemExit("build: sw.js would keep %s, which the site does not have" % name)
+    build = {"version": digest.hexdigest()[:12], "shell": list(SHELL)}
+    path.write_text(text.replace(SW_SLOT, "const BUILD = %s;" % json.dumps(build)),
+                    encoding="utf-8")
+    return build["version"]
+
+
 def check_preloads(out):
     """Every file the pages preload must exist in the site (paths can drift)."""
     for page in sorted(out.glob("*.html")):
@@ -394,6 +425,7 @@ def build(out, trimmed=True):
                                        encoding="utf-8")
     check_policy(out)
     check_preloads(out)
+    manifest["service_worker"] = write_service_worker(out)
     manifest["compressed"] = precompress(out)
     return manifest, indexes
 

@@ -17,6 +17,7 @@ A panel's longer explanation and secondary tools sit in closed
 all, so that a test reads and uses every part; a test of what a reader
 meets first opens with `more=False` (test_first_encounter.py).
 """
+import functools
 import os
 import sys
 import threading
@@ -162,8 +163,14 @@ def prefixed_url():
 
 @pytest.fixture(scope="session")
 def browser():
+    """Chromium. Its contexts block the lab's service worker (sw.js) unless a
+    test asks for it (`service_workers="allow"`, test_offline.py): what a
+    service worker serves never reaches Playwright's page.route, and the
+    fault tests route the boot's requests."""
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(**launch_options())
+        opened = browser.new_context
+        browser.new_context = functools.partial(opened, service_workers="block")
         yield browser
         browser.close()
 

@@ -81,7 +81,7 @@ def retry_and_boot(lab, fault):
     ("manifest.json", "500", r"^La lista de archivos del laboratorio falló en el servidor \(error 500\)\.$"),
     ("pyodide.asm.wasm", "404", r"^El intérprete de Python no está en el servidor \(error 404\)\.$"),
     ("pyodide.asm.data", "500", r"^La biblioteca estándar de Python falló en el servidor"),
-    ("numpy.data", "abort", r"^No se pudo descargar NumPy, la biblioteca de cálculo: se cortó la conexión"),
+    ("numpy.data", "abort", r"^No se pudo descargar NumPy \(la biblioteca de cálculo\): se cortó la conexión"),
     ("lab_core-*.whl", "500", r"^El código del laboratorio \(lab_core\) falló en el servidor"),
     ("pyodide.asm.js", "truncated", r"^El intérprete de Python \(su parte en JavaScript\) llegó incompleto"),
     ("packages.json", "garbled", r"^La lista de paquetes de Python llegó dañada: "),
@@ -126,7 +126,7 @@ def test_a_change_pending_when_the_boot_fails_is_rejected(lab):
     lab.page.clock.run_for(31000)  # 30 s with no byte of numpy.data
     box = wait_for_fault(lab)
     assert text(box.locator(".fault-title")) == (
-        "La descarga de NumPy, la biblioteca de cálculo lleva 30 segundos sin avanzar.")
+        "La descarga de NumPy (la biblioteca de cálculo) lleva 30 segundos sin avanzar.")
     assert lab.page.evaluate("window.pending") == text(box.locator(".fault-title"))
     retry_and_boot(lab, fault)
 

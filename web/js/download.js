@@ -50,7 +50,8 @@ async function sha256(buffer) {
 // One file, as an ArrayBuffer; onBytes(n) reports progress as it streams.
 // `stall` is a shared AbortController: aborting it means the whole download
 // step stopped making progress.
-export async function download(file, { onBytes = () => {}, fresh = false, stall } = {}) {
+// onResponse(response) sees the response's headers before its body is read.
+export async function download(file, { onBytes = () => {}, onResponse = () => {}, fresh = false, stall } = {}) {
   const controller = stall || new AbortController();
   const fail = (error) => {
     if (controller.signal.aborted) {
@@ -68,6 +69,7 @@ export async function download(file, { onBytes = () => {}, fresh = false, stall 
     if (!response.ok) {
       throw new LoadError("http", file, `HTTP ${response.status}`, { status: response.status });
     }
+    onResponse(response);
     const reader = response.body.getReader();
     const chunks = [];
     let received = 0;
@@ -107,11 +109,11 @@ export async function download(file, { onBytes = () => {}, fresh = false, stall 
 // A JSON file the boot needs (manifest.json, which the page preloaded: the
 // same request reuses it), with the same stall timer and errors as any
 // runtime file.
-export async function downloadJSON(file) {
+export async function downloadJSON(file, { onResponse } = {}) {
   const stall = new AbortController();
   const timer = stallTimer(() => stall.abort());
   try {
-    const bytes = await download(file, { stall, onBytes: () => timer.poke() });
+    const bytes = await download(file, { stall, onResponse, onBytes: () => timer.poke() });
     try {
       return JSON.parse(new TextDecoder().decode(bytes));
     } catch (error) {

@@ -22,6 +22,7 @@ import { ask as askPython, checkPartial, forget } from "./conversation.js";
 import { LoadError, downloadJSON } from "./download.js";
 import { initFields } from "./fields.js";
 import { initGrids } from "./grid.js";
+import { fromSavedCopy, keepForOffline } from "./offline.js";
 import { goTo, keepPlace, savedPlace } from "./place.js";
 import { forgetAnswers } from "./predict.js";
 import { Prepared, pageIndex, sameValue } from "./prepared.js";
@@ -267,7 +268,15 @@ async function boot() {
   chrome.showStep("manifest");
   // A manifest that never answers (a school network that holds a request)
   // ends, like any runtime file, in the stall message and «Reintentar».
-  if (!manifest) manifest = await downloadJSON(MANIFEST);
+  if (!manifest) {
+    manifest = await downloadJSON(MANIFEST, {
+      onResponse: (response) => {
+        if (fromSavedCopy(response) && !pageNotices.includes(say("notice.offline"))) {
+          pageNotices.push(say("notice.offline"));
+        }
+      },
+    });
+  }
   await Promise.race([screen.firstFrame, firstViewDeadline]);
   const runtime = pickRuntime(manifest, requestedRuntime);
   if (requestedRuntime !== null && requestedRuntime !== runtime.name && !pageNotices.length) {
@@ -350,6 +359,7 @@ function becomeReady() {
   performance.mark("lab:ready"); // read by scripts/bench.py
   settleReady.resolve();
   if (batches.waiting && session.live) batches.schedule();
+  keepForOffline();
 }
 
 // A fault ends in a message, never an endless spinner: pending calls reject
