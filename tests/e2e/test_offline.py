@@ -5,7 +5,9 @@ Each test has a browser context of its own with service workers allowed
 on a server of its own, which records every request that reaches it, so a
 test can change the site as a new build would.
 """
+import functools
 import hashlib
+import http.server
 import json
 import shutil
 import sys
@@ -208,3 +210,47 @@ def test_a_new_build_is_served_and_replaces_the_old_cache(context, site):
     reload_live(lab)
     assert lab.page.title().startswith("Nueva · ")
     assert OFFLINE_NOTICE in lab.notices()
+
+
+def test_two_embedded_panels_loading_at_once_download_the_runtime_once(context, site, tmp_path):
+    # A teacher's course page on another origin with two panels of the lab.
+    course = tmp_path / "course"
+    course.mkdir()
+    (course / "index.html").write_text(
+        '<!doctype html><meta charset="utf-8"><title>Curso</title>'
+        '<iframe title="Puntuaciones" src="%sindex.html?embed=1&amp;panel=puntuacion"></iframe>'
+        '<iframe title="Cabezas" src="%sindex.html?embed=1&amp;panel=cabezas&amp;mask=bidirectional">'
+        '</iframe><script src="%sembed.js" async></script>' % (site.url, site.url, site.url),
+        encoding="utf-8")
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(course)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        page = new_page(context)
+        page.goto("http://127.0.0.1:%d/" % server.server_address[1])
+        frames = [frame for frame in page.frames if frame.url.startswith(site.url)]
+        assert len(frames) == 2
+        for frame in frames:
+            frame.evaluate("window.lab.ready")
+            frame.wait_for_selector(SAVED, state="attached")
+        # Each runtime file and the wheel reached the server once, for both.
+        for path in site.runtime_files():
+            assert site.requests.count(path) == 1, path
+        # The network drops; each panel reloads from the saved copy (the
+        # course page itself is the course site's to keep).
+        context.set_offline(True)
+        for frame in frames:
+            with page.expect_event("framenavigated", lambda f: f == frame):
+                frame.evaluate("location.reload()")
+            frame.wait_for_load_state()
+            frame.evaluate("window.lab.ready")
+            assert OFFLINE_NOTICE in frame.locator("#notices").inner_text()
+        assert frames[1].evaluate("window.lab.state.mask") == "bidirectional"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):
+        pass
