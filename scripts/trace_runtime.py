@@ -94,7 +94,8 @@ def trace(site):
             browser.close()
     finally:
         server.shutdown()
-    return sorted(f for f in files if f.startswith("/lib/")), summaries
+    # Bytecode a page keeps between visits (js/bytecode.js) is not the archives'.
+    return sorted(f for f in files if f.startswith("/lib/") and "/__pycache__/" not in f), summaries
 
 
 def main():

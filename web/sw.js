@@ -22,7 +22,7 @@
 
 const BUILD = null; // {version, shell: [urls relative to this file]}: written by the build
 
-const PREFIX = "attention-lab-";
+const PREFIX = "attention-lab-build-"; // attention-lab-bytecode is js/bytecode.js's
 const CACHE = PREFIX + (BUILD ? BUILD.version : "dev");
 const SCOPE = self.registration.scope; // ends with "/"
 const HASHED = [/^runtime\/[^/]+\//, /^wheels\/[0-9a-f]{8,64}\//, /^views\/[0-9a-f]{8,64}\//];

@@ -40,7 +40,8 @@ def test_every_request_is_answered_from_the_trimmed_runtime(lab, page_name, chan
     summary = run_exercise(worker)
     assert summary["problems"] == [] and summary["requests"] > 1000
     opened = {f for f in json.loads(worker.evaluate("(code) => self.pyodide.runPython(code)",
-                                                    COLLECT)) if f.startswith("/lib/")}
+                                                    COLLECT))
+              if f.startswith("/lib/") and "/__pycache__/" not in f}
     assert opened - set(TRACE["files"]) == set(), (
         "the lab opens files scripts/runtime_trace.json does not name: run `make trace`")
     # The page still answers afterwards, from its own conversation.
@@ -82,3 +83,56 @@ def test_the_build_stops_when_the_trace_names_a_file_the_archives_lack(tmp_path,
     path.write_text(json.dumps(dict(TRACE, pyodide="0.16.0")), encoding="utf-8")
     with pytest.raises(SystemExit, match="0.16.0.*make trace"):
         build.copy_runtime(tmp_path / "site2")
+
+
+BYTECODE = "body[data-bytecode='saved']"
+# In the worker's Python: how many modules have bytecode in __pycache__, and
+# whether a sample's equals what compiling its source gives.
+PYCACHE = """
+import glob, json, marshal, importlib.util
+_pycs = glob.glob("/lib/python3.8/**/__pycache__/*.pyc", recursive=True)
+_same = []
+for _path in ("/lib/python3.8/abc.py", "/lib/python3.8/site-packages/numpy/core/numeric.py"):
+    with open(_path, "rb") as _f:
+        _source = _f.read()
+    with open(importlib.util.cache_from_source(_path), "rb") as _f:
+        _pyc = _f.read()
+    _same.append(int.from_bytes(_pyc[4:8], "little") == 1  # unchecked hash (PEP 552)
+                 and _pyc[8:16] == importlib.util.source_hash(_source)
+                 and marshal.loads(_pyc[16:]) == compile(_source, _path, "exec", dont_inherit=True))
+json.dumps([len(_pycs), _same])
+"""
+
+
+def test_a_second_visit_starts_from_the_first_ones_bytecode(lab):
+    lab.open(lab.base_url + "?mask=bidirectional")
+    lab.page.wait_for_selector(BYTECODE, state="attached")
+    lab.page.reload()
+    lab.page.evaluate("window.lab.ready")
+    count, same = json.loads(python_in(lab.page).evaluate(
+        "(code) => self.pyodide.runPython(code)", PYCACHE))
+    # Python writes no bytecode of its own here (sys.dont_write_bytecode):
+    # every file came from the first visit, one per module it had loaded.
+    assert count > 200 and same == [True, True]
+    assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
+
+
+def test_damaged_bytecode_is_ignored_and_replaced(lab):
+    lab.open(lab.base_url + "?mask=bidirectional")
+    lab.page.wait_for_selector(BYTECODE, state="attached")
+    lab.page.evaluate("""async () => {
+      const cache = await caches.open('attention-lab-bytecode');
+      const [key] = await cache.keys();
+      const response = await cache.match(key);
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      bytes[bytes.length - 1] ^= 0xff;  // one byte changed, the digest kept
+      await cache.put(key, new Response(bytes, { headers: response.headers }));
+    }""")
+    lab.page.reload()
+    lab.page.evaluate("window.lab.ready")
+    count, _ = json.loads(python_in(lab.page).evaluate(
+        "(code) => self.pyodide.runPython(code.split('_same = []')[0] + 'json.dumps([len(_pycs), 0])')",
+        PYCACHE))
+    assert count == 0  # refused by its SHA-256: Python compiled from source
+    assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
+    lab.page.wait_for_selector(BYTECODE, state="attached")  # and compiled anew

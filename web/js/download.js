@@ -39,7 +39,7 @@ export function stallTimer(onStall) {
   };
 }
 
-async function sha256(buffer) {
+export async function sha256(buffer) {
   // Not available on a plain-http LAN address (not a secure context): the
   // size check still catches a truncated file.
   if (!globalThis.crypto || !crypto.subtle) return null;

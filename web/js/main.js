@@ -323,6 +323,7 @@ async function goLive() {
   screen.show(reply.view, "python", { scrollToPanel });
   goBackToPlace();
   becomeReady();
+  python.keepBytecode();
 }
 
 // Python's first view has arrived. Drawn when the page still shows its
@@ -337,6 +338,7 @@ function confirm(reply) {
     return;
   }
   session.to("live");
+  python.keepBytecode();
   if (!batches.waiting && sameValue(reply.view.state, screen.state)) {
     screen.show(reply.view, "python");
     return;

@@ -6,6 +6,7 @@
 // retry after a fault fetches only what is missing. Every way a boot can fail
 // ends in a LoadError, within STALL_MS of the last sign of progress.
 
+import { bytecodeKey, saveBytecode, savedBytecode } from "./bytecode.js";
 import { LoadError, download, stallTimer } from "./download.js";
 import { say } from "./text.js";
 
@@ -26,6 +27,8 @@ export function pickRuntime(manifest, requested) {
   return manifest.runtimes[known ? requested : manifest.default_runtime];
 }
 
+const BYTECODE_AFTER_MS = 3000;
+
 class Python {
   constructor(worker, info) {
     this.worker = worker;
@@ -33,6 +36,8 @@ class Python {
     this.waiting = new Map();
     this.next = 1;
     this.onFault = () => {};
+    this.bytecodeKey = null; // where bytecode.js keeps this runtime's bytecode
+    this.fromBytecode = false; // whether this boot started from it
     worker.onmessage = (event) => this.receive(event.data);
     worker.onerror = (event) => {
       event.preventDefault();
@@ -42,6 +47,11 @@ class Python {
 
   receive(message) {
     if (message.type === "violation") reportViolation(message);
+    if (message.type === "bytecode" && message.buffer && this.bytecodeKey) {
+      saveBytecode(this.bytecodeKey, message.buffer).then(() => {
+        document.body.dataset.bytecode = "saved"; // for the tests and make bench
+      });
+    }
     if (message.type !== "reply") return;
     const pending = this.waiting.get(message.id);
     if (!pending) return;
@@ -66,7 +76,16 @@ class Python {
     this.onFault(error);
   }
 
+  // Once live, when the visit did not start from saved bytecode: compile it
+  // for the next one (bytecode.js), a little after the first view, in small
+  // steps between requests, so the reader's first changes never wait for it.
+  keepBytecode() {
+    if (!this.bytecodeKey || this.fromBytecode || this.compiling) return;
+    this.compiling = setTimeout(() => this.worker.postMessage({ type: "bytecode" }), BYTECODE_AFTER_MS);
+  }
+
   stop() {
+    clearTimeout(this.compiling);
     this.worker.terminate();
   }
 }
@@ -80,7 +99,7 @@ function reportViolation(message) {
 // files are in `have` now; `later` resolves once the packages' and lab_core's
 // are too (the worker starts Python meanwhile, and waits for them before it
 // loads NumPy), or rejects with their download's fault.
-function startWorker(runtime, base, wheel, have, onStep, later) {
+function startWorker(runtime, base, wheel, have, onStep, later, compiled) {
   return new Promise((resolve, reject) => {
     let worker;
     try {
@@ -122,13 +141,17 @@ function startWorker(runtime, base, wheel, have, onStep, later) {
         quit(new LoadError(message.kind, null, message.message, { step: message.step }));
       } else if (message.type === "ready") {
         stall.stop();
-        resolve(new Python(worker, Object.freeze({
+        const python = new Python(worker, Object.freeze({
           name: runtime.name,
           // The npm package's version: 0.17.1 reports itself as "0.17.0".
           pyodide: runtime.pyodide,
           python: message.python,
           numpy: message.numpy,
-        })));
+        }));
+        // Only the bundled runtime's loader takes bytecode before it starts.
+        python.bytecodeKey = runtime.name === "bundled" ? bytecodeKey(base) : null;
+        python.fromBytecode = compiled !== null;
+        resolve(python);
       }
     };
     const given = new Set();
@@ -138,7 +161,9 @@ function startWorker(runtime, base, wheel, have, onStep, later) {
       for (const url of Object.keys(files)) given.add(url);
       return files;
     };
-    worker.postMessage({ type: "boot", runtime, base, wheel: wheel.url, files: handOver() });
+    const transfer = compiled ? [compiled] : [];
+    worker.postMessage({ type: "boot", runtime, base, wheel: wheel.url, files: handOver(),
+      bytecode: compiled }, transfer);
     later.then(() => {
       if (over) return;
       worker.postMessage({ type: "files", files: handOver() });
@@ -187,6 +212,8 @@ function fetchFile(file, suspect, have) {
 // arrives for STALL_MS, every download still waiting is stopped.
 export async function bootPython({ manifest, runtime, have, suspect, onBytes, onStep }) {
   const { base, files, wheel } = runtimeFiles(manifest, runtime);
+  // Read beside the downloads (a few MB from the browser's storage).
+  const saved = runtime.name === "bundled" ? savedBytecode(bytecodeKey(base)) : Promise.resolve(null);
   const total = files.reduce((sum, file) => sum + file.size, 0);
   let done = files.filter((file) => have.has(file.url)).reduce((sum, file) => sum + file.size, 0);
   onBytes(done, total);
@@ -221,6 +248,8 @@ export async function bootPython({ manifest, runtime, have, suspect, onBytes, on
     first.then(resolve, reject);
     all.catch(reject);
   });
+  const compiled = await saved;
   onStep("worker");
-  return startWorker(runtime, base, wheel, have, onStep, all.then(() => onBytes(total, total)));
+  return startWorker(runtime, base, wheel, have, onStep, all.then(() => onBytes(total, total)),
+    compiled);
 }
