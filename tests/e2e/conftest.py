@@ -308,6 +308,19 @@ class Lab:
         return texts(self.page.locator("#notices li"))
 
 
+# Chromium's console line when a context blocks service workers (see
+# `browser`): Playwright's, not the page's.
+SW_BLOCKED = "Service Worker registration blocked by Playwright"
+
+
+def console_messages(page, *types):
+    """The page's console messages of these types, as they come."""
+    messages = []
+    page.on("console", lambda m: messages.append(m.text)
+            if m.type in types and m.text != SW_BLOCKED else None)
+    return messages
+
+
 def new_page(context):
     page = context.new_page()
     if CPU_THROTTLE != 1:

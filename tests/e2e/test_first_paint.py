@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from conftest import RENDERED, STATIC, expected, rows_text, text
+from conftest import RENDERED, STATIC, console_messages, expected, rows_text, text
 from lab_core import prepared
 
 pytestmark = pytest.mark.cold  # the first paint, the boot and reloads are the subject
@@ -329,9 +329,7 @@ def test_a_link_that_was_not_prepared_shows_the_nearest_view_marked(lab):
 
 
 def test_a_tampered_prepared_view_falls_back_to_python_silently(lab):
-    messages = []
-    lab.page.on("console", lambda m: messages.append(m.text) if m.type in ("error", "warning")
-                else None)
+    messages = console_messages(lab.page, "error", "warning")
     lab.page.route("**/views/**", lambda route: route.fulfill(
         status=200, content_type="application/json", body='{"reads": {"tables": ["x"]}, "parts": 7}'))
     lab.open(lab.base_url, "?mask=bidirectional")
@@ -358,9 +356,7 @@ def test_the_first_view_does_not_wait_for_the_manifest(lab):
 
 @pytest.mark.parametrize("index", ["{not json", '{"path": 7, "group": "sentence"}', "null"])
 def test_a_tampered_index_in_the_page_falls_back_to_python_silently(lab, index):
-    messages = []
-    lab.page.on("console", lambda m: messages.append(m.text) if m.type in ("error", "warning")
-                else None)
+    messages = console_messages(lab.page, "error", "warning")
 
     def tamper(route):
         html = route.fetch().text()
