@@ -117,7 +117,8 @@ TEXT = {
     "notice.embed.none": "Se ignoró embed=1: hace falta un panel de esta página en «panel» (no "
                          "había ninguno); se muestra la página completa.",
     # The service worker served the page's files from its saved copy (sw.js).
-    "notice.offline": "Sin conexión: usando la copia guardada.",
+    "notice.offline": "Sin conexión: usando la copia guardada de la página; los cálculos "
+                      "siguen en vivo.",
     "notice.embed.unknown": "Se ignoró embed=1: hace falta un panel de esta página en «panel» "
                             "(«{panel}» no existe); se muestra la página completa.",
 

@@ -26,9 +26,9 @@ def row_comparison(state, head_id):
     i, mask_kind = state["query"], state["mask"]
     here, there = tokens_of(state), other_tokens(state)
     word = here[i]
-    if i >= len(there):
-        return True, ("Cambia: «%s» no tiene posición %d, así que esa fila ni siquiera "
-                      "existe allí." % (other_label(state), i))
+    if i >= len(there):  # mask_panel asks whether the row exists at all
+        return False, ("No: «%s» tiene %d palabras (posiciones 0 a %d), así que allí no hay "
+                       "fila %d." % (other_label(state), len(there), len(there) - 1, i))
     seen_here, seen_there = visible(here, i, mask_kind), visible(there, i, mask_kind)
     mine = run(state, head_id)
     theirs = run(state, head_id, tokens=there)
@@ -71,6 +71,17 @@ def mask_panel(state):
     row = ("la fila de pesos de «%s»" % tokens[i] if i < len(there) and there[i] == tokens[i]
            else "la fila de pesos de la posición %d («%s» aquí)" % (i, tokens[i]))
     head_words = "la cabeza " + asked_head(state)
+    if i >= len(there):
+        # The row has no counterpart to compare: the question is whether it exists.
+        question = ("Si pasas de «%s» a «%s», ¿sigue habiendo una fila de pesos en la "
+                    "posición %d («%s» aquí)?" % (sentence_label(state), other_label(state), i,
+                                                  tokens[i]))
+        choices = [("si", "sí, con otros pesos"), ("no", "no: esa frase es más corta")]
+    else:
+        question = ("Con la máscara %s y %s, si pasas de «%s» a «%s», ¿cambia %s?"
+                    % (MASK_LABELS[state["mask"]], head_words, sentence_label(state),
+                       other_label(state), row))
+        choices = [("si", "sí, cambia"), ("no", "no, es idéntica")]
     return {
         "open": int(mask.sum()),
         "closed": int((~mask).sum()),
@@ -79,10 +90,8 @@ def mask_panel(state):
         "predict": prompt({
             "id": "pred-mascara:%s:%s:%s:%d" % ("|".join(tokens), state["mask"], head_id,
                                                 state["query"]),
-            "question": "Con la máscara %s y %s, si pasas de «%s» a «%s», ¿cambia %s?"
-                        % (MASK_LABELS[state["mask"]], head_words, sentence_label(state),
-                           other_label(state), row),
-            "options": options([("si", "sí, cambia"), ("no", "no, es idéntica")]),
+            "question": question,
+            "options": options(choices),
             "answers": ["si" if changes else "no"],
             "explanation": explanation,
         }),

@@ -16,6 +16,9 @@ from ..words import best_as_read, join_words, plural, quoted
 from .context import MAX_TOKENS, other_tokens, run, tokens_of, weight_texts, word_at
 
 WORD_HEADS = tuple(h for h, head in HEADS.items() if not is_position_head(head))
+# The word heads by name: with «todas» three heads are on screen, and
+# «token anterior» looks at a position, never for a clue.
+_NEITHER = "Ni la %s ni la %s" % tuple("«%s»" % HEADS[h]["label"] for h in WORD_HEADS)
 
 
 def _words(tokens):
@@ -131,13 +134,13 @@ def clues_view(state):
                      join_words(after), "n" if many_after else "",
                      "las" if many_after else "la"))
     elif lemma(tokens[i]) == "banco":
-        lesson = ("Ninguna de las dos cabezas encuentra pista para %s en esta frase: añade "
-                  "una palabra de lugar o de dinero." % word)
+        lesson = ("%s encuentra otra palabra que sirva de pista para %s en esta frase: añade "
+                  "una palabra de lugar o de dinero." % (_NEITHER, word))
     else:
         has_banco = any(lemma(w) == "banco" for w in tokens)
-        lesson = ("Ninguna de las dos cabezas encuentra pista para %s en esta frase. Están "
-                  "hechas para «banco»: %s." % (word, "elige banco en «Consulta»" if has_banco
-                                                else "escríbelo en tu frase"))
+        lesson = ("%s encuentra otra palabra que sirva de pista para %s en esta frase. Están "
+                  "hechas para «banco»: %s." % (_NEITHER, word, "elige banco en «Consulta»"
+                                                if has_banco else "escríbelo en tu frase"))
     return {"title": "Qué encuentra %s" % word, "heads": [f["said"] for f in found],
             "lesson": lesson}
 

@@ -128,21 +128,38 @@ def _softmax_table(run, head_id, i, j):
                    ["puntuación", "e^(p − máx)", "peso"], rows, "clave", d.rounding_note(gaps))
 
 
-def _factor(x):
+def _factor(x, digits):
     """A second factor: bracketed when negative, 0·(−1,25), never 0·−1,25."""
-    text = d.fmt_short(x)
+    text = d.fmt_short(x, digits)
     return "(%s)" % text if text.startswith(d.MINUS) else text
+
+
+def _factor_digits(q, k, score):
+    """The fewest decimals (2 to 4) for q and k such that the sum written
+    with them gives the score as shown: the rotated vectors of «token
+    anterior» are not round (k = (4,88; 1,096…)), and 5·1,1 would not make
+    the 3,87 beside it. None when even 4 do not."""
+    shown = d.fmt(score)
+    for digits in (2, 3, 4):
+        product = sum(float(d.number(d.fmt_short(a, digits))) * float(d.number(d.fmt_short(b, digits)))
+                      for a, b in zip(q, k))
+        if d.fmt(product / np.sqrt(len(q))) == shown:
+            return digits
+    return None
 
 
 def _arithmetic(run, head_id, i, j):
     q, k = run["q"][i], run["k"][j]
-    terms = " + ".join("%s·%s" % (d.fmt_short(a), _factor(b)) for a, b in zip(q, k))
+    digits = _factor_digits(q, k, run["scores"][i, j])
+    shown = digits or 4
+    terms = " + ".join("%s·%s" % (d.fmt_short(a, shown), _factor(b, shown)) for a, b in zip(q, k))
     masked = not run["mask"][i, j]
     return {
         "head": HEADS[head_id]["label"],
-        "q": d.fmt_vector_short(q),
-        "k": d.fmt_vector_short(k),
-        "expression": "(%s) / √%d %s" % (terms, len(q), d.equals(run["scores"][i, j])),
+        "q": "(" + "; ".join(d.fmt_short(x, shown) for x in q) + ")",
+        "k": "(" + "; ".join(d.fmt_short(x, shown) for x in k) + ")",
+        "expression": "(%s) / √%d %s%s" % (terms, len(q), d.equals(run["scores"][i, j]),
+                                          "" if digits else " (con q y k sin redondear)"),
         "score": d.MASKED_TEXT if masked else d.fmt(run["scores"][i, j]),
         "weight": "0" if masked else weight_texts(run["weights"][i], run["mask"][i])[j],
         "masked": bool(masked),

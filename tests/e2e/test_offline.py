@@ -24,7 +24,7 @@ from serve import LabHandler, make_server  # noqa: E402
 pytestmark = pytest.mark.cold  # each test is a first visit, then a reload
 
 SAVED = "body[data-offline='saved']"
-OFFLINE_NOTICE = "Sin conexión: usando la copia guardada."
+OFFLINE_NOTICE = "Sin conexión: usando la copia guardada de la página; los cálculos siguen en vivo."
 
 
 class Site:

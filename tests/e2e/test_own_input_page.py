@@ -281,7 +281,7 @@ def test_an_unknown_word_is_named_and_its_near_miss_is_one_tap_away(browser, bas
         assert text(notice).endswith("¿Querías decir «río»?")
         unknown = lab.page.locator("#propia .chip-unknown .chip-word")
         assert unknown.count() == 1 and unknown.text_content().startswith("rio")
-        assert "Ninguna de las dos cabezas encuentra pista" in text(lab.page.locator("#propia .clue-lesson"))
+        assert "Ni la «pista de lugar» ni la «pista financiera» encuentra otra palabra" in text(lab.page.locator("#propia .clue-lesson"))
         lab.page.get_by_role("button", name="Usar «El banco junto al río»").tap()
         state = lab.settle()
         assert state["tokens"] == ["El", "banco", "junto", "al", "río"]

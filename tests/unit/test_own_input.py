@@ -1,6 +1,7 @@
 """The reader's own sentence and vectors, and the pictures' data."""
 import json
 import math
+from decimal import ROUND_HALF_UP, Decimal
 import random
 
 import pytest
@@ -248,3 +249,38 @@ def test_charts_carry_their_data_in_plot_coordinates():
     assert rope["marker"]["x"] == 2 and rope["marker"]["label"] == "n − m = +2"
     training = view_of({})["training"]["chart"]
     assert training["kind"] == "bars" and len(training["series"][0]["points"]) == 3
+
+
+def _factor_value(text):
+    return float(text.strip("()").replace(".", "").replace(",", ".").replace("−", "-"))
+
+
+@pytest.mark.parametrize("tokens", ["El banco del parque", "Pedí un crédito al banco",
+                                    "el niño pidió un préstamo al banco junto al río y nadamos"])
+@pytest.mark.parametrize("head", ["lugar", "finanzas", "anterior"])
+def test_a_worked_score_gives_the_score_shown_from_the_factors_shown(tokens, head):
+    # The factors as written, multiplied and divided again here: «token
+    # anterior»'s rotated vectors need a third decimal (5·1,1 would not give
+    # the 3,87 beside it).
+    n = len(tokens.split())
+    for query in range(n):
+        for key in range(n):
+            block = view_of({"tokens": tokens, "head": head, "mask": "bidirectional",
+                             "query": query, "key": key})["arithmetic"]["blocks"][0]
+            sums, root_and_result = block["expression"].split(" / √")
+            terms = [term.split("·") for term in sums.strip("()").split(" + ")]
+            width, sign, shown = root_and_result.split(" ")[:3]
+            value = sum(_factor_value(a) * _factor_value(b) for a, b in terms) / math.sqrt(int(width))
+            assert "sin redondear" not in block["expression"]
+            rounded = Decimal(repr(value)).quantize(Decimal("0.01"), ROUND_HALF_UP)
+            assert rounded == Decimal(shown.replace(",", ".").replace("−", "-")), block
+
+
+def test_the_mask_question_asks_whether_a_row_exists_when_the_other_sentence_is_shorter():
+    mask = view_of({"tokens": "Pedí un crédito al banco", "other": "El banco de crédito",
+                    "mask": "bidirectional"})["mask"]["predict"]
+    assert mask["question"] == ("Si pasas de «Pedí un crédito al banco» a «El banco de crédito», "
+                                "¿sigue habiendo una fila de pesos en la posición 4 («banco» aquí)?")
+    assert mask["answers"] == ["no"]
+    assert mask["explanation"] == ("No: «El banco de crédito» tiene 4 palabras (posiciones 0 a "
+                                   "3), así que allí no hay fila 4.")

@@ -275,8 +275,9 @@ def test_clues_on_both_sides_and_on_none():
                               "«parque» y «río» van después y las oculta. La máscara causal "
                               "solo oculta lo que viene después.")
     none = view_of({"tokens": "me senté en el banco"})["clues"]
-    assert none["lesson"] == ("Ninguna de las dos cabezas encuentra pista para «banco» en esta "
-                              "frase: añade una palabra de lugar o de dinero.")
+    assert none["lesson"] == ("Ni la «pista de lugar» ni la «pista financiera» encuentra otra "
+                              "palabra que sirva de pista para «banco» en esta frase: añade una "
+                              "palabra de lugar o de dinero.")
     # A query that is not banco: no advice to add a word banco would need.
     other = view_of({"tokens": "El perro duerme en el parque"})["clues"]
     assert other["lesson"].endswith("Están hechas para «banco»: escríbelo en tu frase.")
