@@ -1,7 +1,9 @@
 """Measure the lab in headless Chromium on localhost, against the runtime floor.
 
-The floor is a page that only boots the bundled Pyodide in a Web Worker (as
-the lab does) and imports NumPy: what no lab on this runtime can beat. Every
+The floor is a page that only boots Pyodide 0.17.1 as Pyodide ships it (its
+own archives, untrimmed, brotli-compressed like the site) in a Web Worker, as
+the lab does, and imports NumPy: what any page on this runtime pays. The lab
+ships fewer bytes (only the files it opens), so it may beat it. Every
 cold load uses a fresh browser context (empty HTTP cache); lab and floor loads
 alternate so they share conditions, and both are served by the same server
 (precompressed, cached).
@@ -21,7 +23,7 @@ change at a time, the time until the whole page shows it.
 
 Prints tables with each target and the ratio to it, and writes
 .bench/latest.json. Usage: python scripts/bench.py [--runs 5] [--phone-runs 3]
-[--loads-only | --panels-only [--desktop-only] [--rows todas,RoPE]]. Round
+[--loads-only [--with-phone] | --panels-only [--desktop-only] [--rows todas,RoPE]]. Round
 trips are timed once Python's own view is on screen (<body data-live="true">):
 before that, changes use the build's prepared views.
 This is a measurement, not a test: it asserts nothing.
@@ -135,6 +137,30 @@ COURSE_PAGE = b"""<!doctype html><meta charset=utf-8><title>curso</title>
 COURSE_CSP = PAGE_CSP.replace("frame-src 'none'", "frame-src 'self'")
 
 
+# The floor boots Pyodide as Pyodide ships it (the same 7 files the build
+# picks, untrimmed, with their LZ4 archives), brotli-compressed like the
+# site's: what any page with Pyodide 0.17 and NumPy downloads and starts.
+FLOOR_PREFIX = "/__pyodide/"
+FLOOR_FILES = ROOT / ".bench" / "floor-runtime"
+FLOOR_TYPES = {".js": "text/javascript", ".json": "application/json",
+               ".wasm": "application/wasm", ".data": "application/octet-stream"}
+
+
+def prepare_floor_runtime():
+    """Pyodide's own files and their .br copies in .bench/floor-runtime/ (kept)."""
+    import brotli
+
+    from build import BUNDLED, CORE_FILES
+
+    FLOOR_FILES.mkdir(parents=True, exist_ok=True)
+    for name in CORE_FILES + ("numpy.js", "numpy.data"):
+        source, target = BUNDLED / "dist" / name, FLOOR_FILES / name
+        data = source.read_bytes()
+        if not target.is_file() or target.read_bytes() != data:
+            target.write_bytes(data)
+            (FLOOR_FILES / (name + ".br")).write_bytes(brotli.compress(data, quality=11, lgwin=24))
+
+
 class BenchHandler(LabHandler):
     """The lab's server, plus the files of the floor and course pages; it
     counts the requests for each path (the embeds' row)."""
@@ -144,13 +170,31 @@ class BenchHandler(LabHandler):
     def send_head(self):
         path = self.path.split("?", 1)[0]
         self.served.append(path)
+        if path.startswith(FLOOR_PREFIX):
+            return self.floor_file(path[len(FLOOR_PREFIX):])
         if path not in self.extra:
             return super().send_head()
         body, kind, policy = self.extra[path]
+        return self.send_bytes(body, kind, policy)
+
+    def floor_file(self, name):
+        path = FLOOR_FILES / name
+        if "/" in name or not path.is_file():
+            self.send_error(404)
+            return None
+        brotli_ok = "br" in self.headers.get("Accept-Encoding", "")
+        body = (FLOOR_FILES / (name + ".br")).read_bytes() if brotli_ok else path.read_bytes()
+        return self.send_bytes(body, FLOOR_TYPES[path.suffix], WORKER_CSP,
+                               encoding="br" if brotli_ok else None,
+                               cache="public, max-age=31536000, immutable")
+
+    def send_bytes(self, body, kind, policy, encoding=None, cache="no-cache"):
         self.send_response(200)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-cache")
+        if encoding:
+            self.send_header("Content-Encoding", encoding)
+        self.send_header("Cache-Control", cache)
         self.send_header("Content-Security-Policy", policy)
         self.end_headers()
         return io.BytesIO(body)
@@ -463,6 +507,9 @@ def main():
     parser.add_argument("--loads-only", action="store_true",
                         help="only the desktop's cold loads (a few minutes): first paint, "
                              "lab.ready and the floor; nothing is written")
+    parser.add_argument("--with-phone", action="store_true",
+                        help="with --loads-only: the phone's cold loads too (about 2 "
+                             "minutes each)")
     parser.add_argument("--panels-only", action="store_true",
                         help="only the lab.set rows per panel, desktop and phone (about 15 "
                              "minutes); nothing is written")
@@ -478,11 +525,11 @@ def main():
         if not PANEL_ROWS:
             parser.error("no row's label holds any of: %s" % ", ".join(words))
 
-    manifest = json.loads((STATIC / "manifest.json").read_text())
-    index_url = manifest["runtimes"]["bundled"]["indexURL"]
+    prepare_floor_runtime()
     BenchHandler.extra = {
         "/__floor.html": (FLOOR_PAGE, "text/html; charset=utf-8", PAGE_CSP),
-        "/__floor.js": ((FLOOR_SCRIPT % index_url).encode(), "text/javascript", PAGE_CSP),
+        "/__floor.js": ((FLOOR_SCRIPT % FLOOR_PREFIX.lstrip("/")).encode(), "text/javascript",
+                        PAGE_CSP),
         "/__floor-worker.js": (FLOOR_WORKER.encode(), "text/javascript", WORKER_CSP),
         "/__course.html": (COURSE_PAGE, "text/html; charset=utf-8", COURSE_CSP),
     }
@@ -509,10 +556,16 @@ def main():
         measure_loads(desk, base, args.runs, desktop, with_warm=True)
         measure_embeds(desk, base, args.runs, desktop)
         if args.loads_only:
+            if args.with_phone:
+                measure_loads(mobile, base, args.phone_runs, phone, with_warm=False)
+                measure_embeds(mobile, base, 1, phone)
             browser.close()
             server.shutdown()
             print_profile("escritorio (desktop), loads only", summary(desktop))
             print_files(summary(desktop))
+            if args.with_phone:
+                print_profile("móvil (phone: 4× CPU, Slow 4G), loads only", summary(phone),
+                              ready_target=0.80)
             return
         measure_loads(mobile, base, args.phone_runs, phone, with_warm=False)
         measure_embeds(mobile, base, 1, phone)

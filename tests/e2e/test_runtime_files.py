@@ -106,7 +106,7 @@ json.dumps([len(_pycs), _same])
 
 def test_a_second_visit_starts_from_the_first_ones_bytecode(lab):
     lab.open(lab.base_url + "?mask=bidirectional")
-    lab.page.wait_for_selector(BYTECODE, state="attached")
+    lab.page.wait_for_selector(BYTECODE, state="attached", timeout=120000)
     lab.page.reload()
     lab.page.evaluate("window.lab.ready")
     count, same = json.loads(python_in(lab.page).evaluate(
@@ -119,7 +119,7 @@ def test_a_second_visit_starts_from_the_first_ones_bytecode(lab):
 
 def test_damaged_bytecode_is_ignored_and_replaced(lab):
     lab.open(lab.base_url + "?mask=bidirectional")
-    lab.page.wait_for_selector(BYTECODE, state="attached")
+    lab.page.wait_for_selector(BYTECODE, state="attached", timeout=120000)
     lab.page.evaluate("""async () => {
       const cache = await caches.open('attention-lab-bytecode');
       const [key] = await cache.keys();
@@ -135,4 +135,4 @@ def test_damaged_bytecode_is_ignored_and_replaced(lab):
         PYCACHE))
     assert count == 0  # refused by its SHA-256: Python compiled from source
     assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
-    lab.page.wait_for_selector(BYTECODE, state="attached")  # and compiled anew
+    lab.page.wait_for_selector(BYTECODE, state="attached", timeout=120000)  # and compiled anew

@@ -27,7 +27,7 @@ export function pickRuntime(manifest, requested) {
   return manifest.runtimes[known ? requested : manifest.default_runtime];
 }
 
-const BYTECODE_AFTER_MS = 3000;
+const BYTECODE_AFTER_MS = 10000; // for a reader who stays: a short visit never pays for it
 
 class Python {
   constructor(worker, info) {
