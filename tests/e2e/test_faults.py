@@ -26,9 +26,31 @@ def runtime_folder():
 
 def original(pattern):
     path = {"pyodide.asm.js": runtime_folder() / "pyodide.asm.js",
+            "pyodide.asm.wasm": runtime_folder() / "pyodide.asm.wasm",
             "packages.json": runtime_folder() / "packages.json",
             "js/main.js": STATIC / "js" / "main.js"}[pattern]
     return path.read_bytes()
+
+
+def leb128(n):
+    out = bytearray()
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def valid_wasm(size):
+    """A WebAssembly module that compiles (no code: one custom section of
+    filler), exactly `size` bytes long: the worker compiles the wasm as it
+    streams, and must not run one the page's SHA-256 check refuses."""
+    for width in range(1, 6):
+        length = size - 8 - 1 - width
+        if len(leb128(length)) == width:
+            body = b"\x01x" + b"\x00" * (length - 2)
+            return b"\x00asm\x01\x00\x00\x00" + b"\x00" + leb128(length) + body
+    raise AssertionError(size)
 
 
 class Fault:
@@ -55,6 +77,9 @@ class Fault:
         elif self.kind == "garbled":
             body = original(self.pattern)
             route.fulfill(status=200, body=body[::-1], content_type="application/json")
+        elif self.kind == "impostor":
+            route.fulfill(status=200, body=valid_wasm(len(original(self.pattern))),
+                          content_type="application/wasm")
         elif self.kind == "hang":
             self.held.append(route)  # never answered
         else:
@@ -84,6 +109,8 @@ def retry_and_boot(lab, fault):
     ("numpy.data", "abort", r"^No se pudo descargar NumPy \(la biblioteca de cálculo\): se cortó la conexión"),
     ("lab_core-*.whl", "500", r"^El código del laboratorio \(lab_core\) falló en el servidor"),
     ("pyodide.asm.js", "truncated", r"^El intérprete de Python \(su parte en JavaScript\) llegó incompleto"),
+    ("pyodide.asm.wasm", "truncated", r"^El intérprete de Python llegó incompleto"),
+    ("pyodide.asm.wasm", "impostor", r"^El intérprete de Python llegó dañado"),
     ("packages.json", "garbled", r"^La lista de paquetes de Python llegó dañada: "),
     ("packages.json", "truncated", r"^La lista de paquetes de Python llegó incompleta: "),
     ("js/worker.js", "404", r"^No se pudo cargar el programa que ejecuta Python\.$"),

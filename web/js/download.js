@@ -50,8 +50,11 @@ export async function sha256(buffer) {
 // One file, as an ArrayBuffer; onBytes(n) reports progress as it streams.
 // `stall` is a shared AbortController: aborting it means the whole download
 // step stopped making progress.
-// onResponse(response) sees the response's headers before its body is read.
-export async function download(file, { onBytes = () => {}, onResponse = () => {}, fresh = false, stall } = {}) {
+// onResponse(response) sees the response's headers before its body is read;
+// onChunk(bytes) each part of the body as it arrives (unchecked: a consumer
+// may compile it, never run it), and onEnd() the body's end.
+export async function download(file, { onBytes = () => {}, onResponse = () => {}, onChunk = () => {},
+  onEnd = () => {}, fresh = false, stall } = {}) {
   const controller = stall || new AbortController();
   const fail = (error) => {
     if (controller.signal.aborted) {
@@ -83,8 +86,10 @@ export async function download(file, { onBytes = () => {}, onResponse = () => {}
       if (part.done) break;
       chunks.push(part.value);
       received += part.value.length;
+      onChunk(part.value);
       onBytes(part.value.length);
     }
+    onEnd();
     const bytes = new Uint8Array(received);
     let offset = 0;
     for (const chunk of chunks) {

@@ -94,83 +94,122 @@ function reportViolation(message) {
   console.error(`Content-Security-Policy (worker): ${message.directive} blocked ${message.blocked}`);
 }
 
-// Start the worker and follow its boot; resolves with a Python once lab_core
-// is imported. onStep(name): "python" | "numpy" | "lab". The interpreter's
-// files are in `have` now; `later` resolves once the packages' and lab_core's
-// are too (the worker starts Python meanwhile, and waits for them before it
-// loads NumPy), or rejects with their download's fault.
-function startWorker(runtime, base, wheel, have, onStep, later, compiled) {
-  return new Promise((resolve, reject) => {
-    let worker;
-    try {
-      worker = new Worker(WORKER_URL, { type: "module" });
-    } catch (error) {
-      reject(new LoadError("script", WORKER_FILE, error.message));
-      return;
-    }
-    let step = "python";
-    let over = false;
-    const quit = (error) => {
-      over = true;
-      stall.stop();
-      worker.terminate();
-      reject(error);
-    };
-    const stall = stallTimer(() => quit(new LoadError("timeout", null,
-      say("detail.step_stalled", { step }), { step })));
+// The worker that will host Python, started before the runtime's files are
+// in, so that its script loads, and the interpreter's wasm compiles as it
+// streams (never executed before the page has checked it), while the rest
+// arrives. onStep(name): "python" | "numpy" | "lab". `ready` resolves with a
+// Python once lab_core is imported, or rejects with the boot's LoadError.
+class Boot {
+  constructor(runtime, base, wheel, onStep) {
+    this.runtime = runtime;
+    this.base = base;
+    this.wheel = wheel;
+    this.onStep = onStep;
+    this.given = new Set();
+    this.over = false;
+    this.step = "python";
+    this.watching = false;
+    this.ready = new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    this.ready.catch(() => {}); // bootPython races it with the downloads
     // While files are still arriving, the download's own timer watches the
     // boot (a file that stalls is named as such); this one from then on.
-    let watching = false;
-    stall.stop();
-    worker.onerror = (event) => {
+    this.stall = stallTimer(() => this.quit(new LoadError("timeout", null,
+      say("detail.step_stalled", { step: this.step }), { step: this.step })));
+    this.stall.stop();
+    try {
+      this.worker = new Worker(WORKER_URL, { type: "module" });
+    } catch (error) {
+      this.quit(new LoadError("script", WORKER_FILE, error.message));
+      return;
+    }
+    this.worker.onerror = (event) => {
       event.preventDefault();
       // A worker whose script did not load reports an error without a message.
-      quit(event.message
-        ? new LoadError("runtime", null, event.message, { step })
+      this.quit(event.message
+        ? new LoadError("runtime", null, event.message, { step: this.step })
         : new LoadError("script", WORKER_FILE, say("detail.worker_script")));
     };
-    worker.onmessage = (event) => {
-      const message = event.data;
-      if (watching) stall.poke();
-      if (message.type === "violation") {
-        reportViolation(message);
-      } else if (message.type === "step") {
-        step = message.step;
-        onStep(step);
-      } else if (message.type === "error") {
-        quit(new LoadError(message.kind, null, message.message, { step: message.step }));
-      } else if (message.type === "ready") {
-        stall.stop();
-        const python = new Python(worker, Object.freeze({
-          name: runtime.name,
-          // The npm package's version: 0.17.1 reports itself as "0.17.0".
-          pyodide: runtime.pyodide,
-          python: message.python,
-          numpy: message.numpy,
-        }));
-        // Only the bundled runtime's loader takes bytecode before it starts.
-        python.bytecodeKey = runtime.name === "bundled" ? bytecodeKey(base) : null;
-        python.fromBytecode = compiled !== null;
-        resolve(python);
-      }
+    this.worker.onmessage = (event) => this.receive(event.data);
+  }
+
+  receive(message) {
+    if (this.watching) this.stall.poke();
+    if (message.type === "violation") {
+      reportViolation(message);
+    } else if (message.type === "step") {
+      this.step = message.step;
+      this.onStep(this.step);
+    } else if (message.type === "error") {
+      this.quit(new LoadError(message.kind, null, message.message, { step: message.step }));
+    } else if (message.type === "ready") {
+      this.stall.stop();
+      const python = new Python(this.worker, Object.freeze({
+        name: this.runtime.name,
+        // The npm package's version: 0.17.1 reports itself as "0.17.0".
+        pyodide: this.runtime.pyodide,
+        python: message.python,
+        numpy: message.numpy,
+      }));
+      // Only the bundled runtime's loader takes bytecode before it starts.
+      python.bytecodeKey = this.runtime.name === "bundled" ? bytecodeKey(this.base) : null;
+      python.fromBytecode = this.fromBytecode;
+      this.resolve(python);
+    }
+  }
+
+  quit(error) {
+    if (this.over) return;
+    this.over = true;
+    this.stall.stop();
+    if (this.worker) this.worker.terminate();
+    this.reject(error);
+  }
+
+  post(message, transfer = []) {
+    if (!this.over) this.worker.postMessage(message, transfer);
+  }
+
+  // The files of `have` not handed over yet (copies: the page keeps its own
+  // until Python is live, for a retry).
+  handOver(have) {
+    const files = {};
+    for (const [url, buffer] of have) if (!this.given.has(url)) files[url] = buffer;
+    for (const url of Object.keys(files)) this.given.add(url);
+    return files;
+  }
+
+  // A download whose bytes the worker compiles as they come: the bundled
+  // runtime's wasm. A new stream replaces an earlier one (a retried cut).
+  streamer(url) {
+    return {
+      start: () => this.post({ type: "stream", url }),
+      chunk: (bytes) => this.post({ type: "chunk", url, bytes }),
+      end: () => this.post({ type: "streamed", url }),
     };
-    const given = new Set();
-    const handOver = () => {
-      const files = {};
-      for (const [url, buffer] of have) if (!given.has(url)) files[url] = buffer;
-      for (const url of Object.keys(files)) given.add(url);
-      return files;
-    };
-    const transfer = compiled ? [compiled] : [];
-    worker.postMessage({ type: "boot", runtime, base, wheel: wheel.url, files: handOver(),
-      bytecode: compiled }, transfer);
+  }
+
+  // Python starts from the interpreter's files in `have`; the others follow
+  // with give(), and `later` resolves when the last is in (or rejects with
+  // its download's fault).
+  start(have, compiled, later) {
+    this.fromBytecode = compiled !== null;
+    this.post({ type: "boot", runtime: this.runtime, base: this.base, wheel: this.wheel.url,
+      files: this.handOver(have), bytecode: compiled }, compiled ? [compiled] : []);
     later.then(() => {
-      if (over) return;
-      worker.postMessage({ type: "files", files: handOver() });
-      watching = true;
-      stall.poke();
-    }, quit);
-  });
+      if (this.over) return;
+      this.post({ type: "files", files: this.handOver(have), last: true });
+      this.watching = true;
+      this.stall.poke();
+    }, (error) => this.quit(error));
+    return this.ready;
+  }
+
+  give(have) {
+    this.post({ type: "files", files: this.handOver(have), last: false });
+  }
 }
 
 // Downloads still under way when a boot failed: a retry waits for them
@@ -186,9 +225,14 @@ function report(n) {
 
 // A connection cut mid-file is tried once more at once (school networks drop
 // long downloads); any other fault, or a second cut, is the reader's to see.
-function fetchFile(file, suspect, have) {
+// `stream` (Boot.streamer) is handed the bytes as they arrive.
+function fetchFile(file, suspect, have, stream = null) {
   const controller = new AbortController();
-  const once = () => download(file, { fresh: suspect.has(file.url), onBytes: report, stall: controller });
+  const once = () => {
+    if (stream) stream.start();
+    return download(file, { fresh: suspect.has(file.url), onBytes: report, stall: controller,
+      onChunk: stream ? stream.chunk : undefined, onEnd: stream ? stream.end : undefined });
+  };
   const job = once()
     .catch((error) => {
       if (error.kind !== "network" || controller.signal.aborted) throw error;
@@ -212,6 +256,7 @@ function fetchFile(file, suspect, have) {
 // arrives for STALL_MS, every download still waiting is stopped.
 export async function bootPython({ manifest, runtime, have, suspect, onBytes, onStep }) {
   const { base, files, wheel } = runtimeFiles(manifest, runtime);
+  const boot = new Boot(runtime, base, wheel, onStep);
   // Read beside the downloads (a few MB from the browser's storage).
   const saved = runtime.name === "bundled" ? savedBytecode(bytecodeKey(base)) : Promise.resolve(null);
   const total = files.reduce((sum, file) => sum + file.size, 0);
@@ -228,28 +273,40 @@ export async function bootPython({ manifest, runtime, have, suspect, onBytes, on
     },
   };
   attempt = mine;
+  // The bundled runtime's wasm is compiled in the worker as it arrives, and
+  // instantiated once checked; a download an earlier attempt started is
+  // handed over whole, when it is in.
+  const wasm = runtime.name === "bundled" ? files.find((file) => file.url === `${base}pyodide.asm.wasm`) : null;
   const job = (file) => (have.has(file.url) ? Promise.resolve()
-    : inflight.has(file.url) ? inflight.get(file.url).job : fetchFile(file, suspect, have));
-  // The interpreter's files first, alone: Python starts (about a second)
-  // while the packages' files and lab_core are on their way. Fetched beside
-  // them, NumPy's 8,7 MB shared the line (and, on localhost, the decoding)
-  // with the interpreter's, and Python started later.
+    : inflight.has(file.url) ? inflight.get(file.url).job
+      : fetchFile(file, suspect, have, file === wasm ? boot.streamer(file.url) : null));
+  // The interpreter's files first, alone: Python starts while the packages'
+  // files and lab_core are on their way. Fetched beside them, NumPy's
+  // 8,7 MB shared the line (and, on localhost, the decoding) with the
+  // interpreter's, and Python started later.
   const packaged = (file) => file === wheel ||
     runtime.packages.some((name) => file.url.startsWith(`${base}${name}.`));
-  const first = Promise.all(files.filter((file) => !packaged(file)).map(job));
-  const rest = first.then(() => Promise.all(files.filter(packaged).map(job)));
-  const all = Promise.all([first, rest]).finally(() => {
+  const first = Promise.all(files.filter((file) => !packaged(file) && file !== wasm).map(job));
+  const compiling = wasm ? job(wasm) : Promise.resolve();
+  const rest = Promise.all([first, compiling]).then(() => Promise.all(files.filter(packaged).map(job)));
+  const all = Promise.all([first, compiling, rest]).finally(() => {
     timer.stop();
     if (attempt === mine) attempt = null;
   });
-  // Any file's fault ends the step at once (the others go on downloading,
-  // for a retry to find).
-  await new Promise((resolve, reject) => {
-    first.then(resolve, reject);
-    all.catch(reject);
-  });
+  // Any file's fault, or the worker's, ends the step at once (the other
+  // downloads go on, for a retry to find).
+  try {
+    await new Promise((resolve, reject) => {
+      first.then(resolve, reject);
+      all.catch(reject);
+      boot.ready.catch(reject);
+    });
+  } catch (error) {
+    boot.quit(error);
+    throw error;
+  }
   const compiled = await saved;
   onStep("worker");
-  return startWorker(runtime, base, wheel, have, onStep, all.then(() => onBytes(total, total)),
-    compiled);
+  compiling.then(() => boot.give(have), () => {});
+  return boot.start(have, compiled, all.then(() => onBytes(total, total)));
 }

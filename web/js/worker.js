@@ -6,9 +6,14 @@
 // Messages in:  {type: "boot", runtime, base, wheel, files: {url: ArrayBuffer},
 //                bytecode}                         an earlier visit's compiled
 //                                                 modules (bytecode.js), or null
-//               {type: "files", files}            the packages' and lab_core's,
-//                                                 once downloaded (Python starts
-//                                                 meanwhile; NumPy waits for them)
+//               {type: "files", files, last}      files checked since (the wasm;
+//                                                 last: the packages' and lab_core's:
+//                                                 Python starts meanwhile, NumPy
+//                                                 waits for them)
+//               {type: "stream", url}             the wasm's bytes as they arrive,
+//               {type: "chunk", url, bytes}       unchecked: compiled meanwhile,
+//               {type: "streamed", url}           instantiated only once "files"
+//                                                 brings it checked
 //               {type: "call", id, request}          request: JSON text
 //               {type: "bytecode"}                   compile the loaded modules
 // Messages out: {type: "step", step}                 boot progress
@@ -18,10 +23,12 @@
 //               {type: "error", step, kind, message} a boot step failed
 //
 // The page downloads the runtime's files itself (with progress, checks and
-// retry: see download.js) and hands them over. Pyodide 0.17 then finds them
-// through its own loaders, served here from those bytes: importScripts (the
-// JS files), fetch (the wasm and packages.json) and Emscripten's
-// getPreloadedPackage hook (the .data archives). Nothing is fetched twice.
+// retry: see download.js) and hands them over, each once checked; the wasm's
+// bytes also as they arrive, so that it compiles while the rest downloads.
+// Pyodide 0.17 then finds them through its own loaders, served here from
+// those bytes: importScripts (the JS files), fetch (packages.json) and
+// Emscripten's hooks instantiateWasm (the wasm) and getPreloadedPackage (the
+// .data archives). Nothing is fetched twice.
 //
 // The article writes `js.window.py_table_data = json.dumps(...)`. In a
 // worker `js` is this global scope, so once the runtime has booted (its
@@ -32,8 +39,50 @@
 let render = null;
 let files = new Map();
 let bytecode = null; // an earlier visit's compiled modules (bytecode.js), or null
-let filesIn; // resolves when the "files" message has brought the rest
+let filesIn; // resolves when the last "files" message has brought the rest
 const allFiles = new Promise((resolve) => { filesIn = resolve; });
+let arrivedIn = () => {}; // called when a "files" message brings more
+let streamed = null; // {url, send(act), module: Promise<WebAssembly.Module | null>}
+let failBoot = () => {}; // ends the boot with an error message to the page
+
+// The file at url, once the page has handed it over (checked).
+async function arrived(url) {
+  while (!files.has(url)) await new Promise((resolve) => { arrivedIn = resolve; });
+  return files.get(url);
+}
+
+// Compiles the bytes of a download as they arrive (WebAssembly's streaming
+// compiler); resolves with null when the stream breaks or does not compile.
+function startStream(url) {
+  if (streamed) streamed.send((c) => c.error(new Error("replaced")));
+  let controller;
+  const body = new ReadableStream({ start(c) { controller = c; } });
+  const response = new Response(body, { headers: { "Content-Type": "application/wasm" } });
+  // A stream already closed or broken refuses more: the compile's result
+  // says what came of it.
+  const send = (act) => {
+    try {
+      act(controller);
+    } catch (error) {
+      // ignored: see above
+    }
+  };
+  streamed = { url, send, module: WebAssembly.compileStreaming(response).catch(() => null) };
+}
+
+// Emscripten's hook for the main module: compiled from the stream when there
+// was one (from the checked bytes otherwise), instantiated once the page has
+// checked its size and SHA-256.
+function instantiateWasm(url, imports, receive) {
+  (async () => {
+    const bytes = await arrived(url);
+    const module = (streamed && streamed.url === url && await streamed.module) ||
+      await WebAssembly.compile(bytes);
+    const instance = await WebAssembly.instantiate(module, imports);
+    receive(instance, module);
+  })().catch((error) => failBoot(error));
+  return {};
+}
 
 function post(message) {
   self.postMessage(message);
@@ -54,7 +103,7 @@ function serveFromPreloaded() {
       const bytes = preloaded(url);
       if (!bytes) throw new Error(`file not preloaded: ${url}`);
       (0, eval)(new TextDecoder().decode(bytes));
-      if (url.endsWith("pyodide.asm.js")) hookModule();
+      if (url.endsWith("pyodide.asm.js")) hookModule(url);
     }
   };
   const networkFetch = self.fetch.bind(self);
@@ -70,9 +119,11 @@ function serveFromPreloaded() {
 // Emscripten's file packager asks Module.getPreloadedPackage(url) before it
 // downloads a .data archive; Pyodide builds Module inside loadPyodide, so the
 // hook goes in when the module factory is defined.
-function hookModule() {
+function hookModule(scriptUrl) {
   const create = self._createPyodideModule;
   self._createPyodideModule = (Module) => {
+    Module.instantiateWasm = (imports, receive) =>
+      instantiateWasm(new URL("pyodide.asm.wasm", scriptUrl).href, imports, receive);
     Module.getPreloadedPackage = (url) => {
       const bytes = preloaded(url);
       return bytes ? bytes.slice(0) : null;
@@ -235,13 +286,26 @@ self.addEventListener("securitypolicyviolation", (event) => {
 self.onmessage = (event) => {
   const message = event.data;
   if (message.type === "boot") {
-    boot(message).catch((error) => post({
-      type: "error", step: error.step || "python", kind: error.kind || "runtime",
-      message: error.message || String(error),
-    }));
+    let failed = false;
+    failBoot = (error) => {
+      if (failed) return;
+      failed = true;
+      post({
+        type: "error", step: error.step || "python", kind: error.kind || "runtime",
+        message: error.message || String(error),
+      });
+    };
+    boot(message).catch(failBoot);
   } else if (message.type === "files") {
     for (const [url, bytes] of Object.entries(message.files)) files.set(url, bytes);
-    filesIn();
+    arrivedIn();
+    if (message.last) filesIn();
+  } else if (message.type === "stream") {
+    startStream(message.url);
+  } else if (message.type === "chunk") {
+    if (streamed && streamed.url === message.url) streamed.send((c) => c.enqueue(message.bytes));
+  } else if (message.type === "streamed") {
+    if (streamed && streamed.url === message.url) streamed.send((c) => c.close());
   } else if (message.type === "bytecode") {
     if (self.pyodide) compileBytecode(self.pyodide);
   } else if (message.type === "call") {
