@@ -117,16 +117,25 @@ def write(js_text, files):
 TEST_FOLDERS = ("tests", "test", "testing")
 
 
+def is_test(path):
+    """In a test folder, or a compiled extension that only tests import
+    (NumPy's `_umath_tests.so`, `_rational_tests.so`, ...). An extension
+    costs more than its bytes: Pyodide links every one of a package's
+    extensions when it loads the package, imported or not."""
+    pure = PurePosixPath(path)
+    if any(part in TEST_FOLDERS for part in pure.parent.parts):
+        return True
+    return pure.suffix == ".so" and (pure.stem.endswith("_tests") or pure.stem == "_dummy")
+
+
 def keep_rule(paths, traced):
     """The paths to keep: every file in a folder where the trace opened one,
-    except inside test folders (those only if the trace opened them)."""
+    except tests (those only if the trace opened them: is_test)."""
     traced = set(traced)
     folders = {str(PurePosixPath(path).parent) for path in traced}
     kept = []
     for path in paths:
-        pure = PurePosixPath(path)
-        in_tests = any(part in TEST_FOLDERS for part in pure.parent.parts)
-        if path in traced or (str(pure.parent) in folders and not in_tests):
+        if path in traced or (str(PurePosixPath(path).parent) in folders and not is_test(path)):
             kept.append(path)
     return kept
 

@@ -109,6 +109,18 @@ def test_keep_rule_keeps_folders_the_trace_opened_but_not_their_tests():
                     "/lib/python3.8/abc.py", "/lib/python3.8/json/scanner.py"]
 
 
+def test_extensions_only_tests_import_are_dropped_unless_traced():
+    core = "/lib/python3.8/site-packages/numpy/core/"
+    paths = [core + name for name in ("__init__.py", "_multiarray_umath.so", "_umath_tests.so",
+                                      "_rational_tests.so", "_multiarray_tests.so", "_dummy.so",
+                                      "umath_tests.py")]
+    kept = keep_rule(paths, [core + "__init__.py", core + "_multiarray_tests.so"])
+    # A Python module named like a test is a module like any other: the
+    # margin keeps it; only compiled test extensions are dropped.
+    assert kept == [core + "__init__.py", core + "_multiarray_umath.so",
+                    core + "_multiarray_tests.so", core + "umath_tests.py"]
+
+
 def test_a_traced_test_file_is_kept():
     kept = keep_rule(list(FILES), ["/lib/python3.8/json/tests/test_x.py"])
     assert kept == ["/lib/python3.8/json/tests/test_x.py"]

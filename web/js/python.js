@@ -250,13 +250,14 @@ function fetchFile(file, suspect, have, stream = null) {
   return job;
 }
 
-// Download what is missing, then boot. `have` (url -> ArrayBuffer) and
-// `suspect` (urls that arrived corrupt) persist across retries. One stall
-// timer watches the whole step: any byte of any file is progress; when none
-// arrives for STALL_MS, every download still waiting is stopped.
+// Download what is missing, and boot meanwhile: the worker starts with the
+// downloads, Python once the interpreter's files are in, NumPy once its are.
+// `have` (url -> ArrayBuffer) and `suspect` (urls that arrived corrupt)
+// persist across retries. One stall timer watches the whole step: any byte
+// of any file is progress; when none arrives for STALL_MS, every download
+// still waiting is stopped.
 export async function bootPython({ manifest, runtime, have, suspect, onBytes, onStep }) {
   const { base, files, wheel } = runtimeFiles(manifest, runtime);
-  const boot = new Boot(runtime, base, wheel, onStep);
   // Read beside the downloads (a few MB from the browser's storage).
   const saved = runtime.name === "bundled" ? savedBytecode(bytecodeKey(base)) : Promise.resolve(null);
   const total = files.reduce((sum, file) => sum + file.size, 0);
@@ -271,8 +272,14 @@ export async function bootPython({ manifest, runtime, have, suspect, onBytes, on
       timer.poke();
       onBytes((done += n), total);
     },
+    stop: () => timer.stop(),
   };
+  // This attempt's timer watches every download now, an earlier attempt's
+  // too: the earlier one's must not stop them (its worker may have failed
+  // while its downloads went on).
+  if (attempt) attempt.stop();
   attempt = mine;
+  const boot = new Boot(runtime, base, wheel, onStep);
   // The bundled runtime's wasm is compiled in the worker as it arrives, and
   // instantiated once checked; a download an earlier attempt started is
   // handed over whole, when it is in.

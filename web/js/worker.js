@@ -72,7 +72,8 @@ function startStream(url) {
 
 // Emscripten's hook for the main module: compiled from the stream when there
 // was one (from the checked bytes otherwise), instantiated once the page has
-// checked its size and SHA-256.
+// checked it (its size, and its SHA-256 wherever the browser can compute one:
+// see download.js sha256).
 function instantiateWasm(url, imports, receive) {
   (async () => {
     const bytes = await arrived(url);
