@@ -47,6 +47,18 @@ export async function sha256(buffer) {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+// A file named by its content (file.immutable) that the service worker kept
+// (sw.js): read from its cache here, without the worker's round trip. Checked
+// like any download; a copy refused is fetched again with `fresh`.
+async function savedCopy(file) {
+  if (!file.immutable || !globalThis.caches) return null;
+  try {
+    return (await caches.match(file.url)) || null;
+  } catch (error) {
+    return null; // storage not available (private mode, a LAN address): the network
+  }
+}
+
 // One file, as an ArrayBuffer; onBytes(n) reports progress as it streams.
 // `stall` is a shared AbortController: aborting it means the whole download
 // step stopped making progress.
@@ -63,9 +75,10 @@ export async function download(file, { onBytes = () => {}, onResponse = () => {}
     return new LoadError("network", file, error && error.message ? error.message : String(error));
   };
   try {
-    let response;
+    let response = fresh ? null : await savedCopy(file);
     try {
-      response = await fetch(file.url, { signal: controller.signal, cache: fresh ? "reload" : "default" });
+      response = response || await fetch(file.url, { signal: controller.signal,
+        cache: fresh ? "reload" : "default" });
     } catch (error) {
       throw fail(error);
     }

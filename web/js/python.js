@@ -17,8 +17,11 @@ const WORKER_FILE = { url: WORKER_URL.href, label: say("file.worker"), Label: sa
 // The files of a runtime, and the lab_core wheel, as download.js wants them.
 function runtimeFiles(manifest, runtime) {
   const base = new URL(runtime.indexURL, document.baseURI).href;
-  const files = runtime.files.map((file) => ({ ...file, url: base + file.name }));
-  const wheel = { ...manifest.wheel, url: new URL(manifest.wheel.path, document.baseURI).href };
+  // The bundled runtime's folder and the wheel's are named by their content.
+  const immutable = runtime.name === "bundled";
+  const files = runtime.files.map((file) => ({ ...file, url: base + file.name, immutable }));
+  const wheel = { ...manifest.wheel, url: new URL(manifest.wheel.path, document.baseURI).href,
+    immutable: true };
   return { base, files: [...files, wheel], wheel };
 }
 
