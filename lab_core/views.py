@@ -225,7 +225,9 @@ def kept_text(key, value):
         return "(" + "; ".join(kept_text(None, v) for v in value) + ")" if value else "la frase elegida"
     if key is not None and isinstance(value, str) and value in key.names:
         return "«%s»" % key.names[value]
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if isinstance(value, bool):  # a yes/no key, as its own message names them
+        return "sí" if value else "no"
+    if not isinstance(value, (int, float)):
         return str(value)
     return fmt_short(value, 4)
 

@@ -76,3 +76,9 @@ def test_the_cases_that_used_to_escape():
                  '{"lab": "attention", "state": {"mask": %s}}' % deep,
                  json.dumps({"lab": "block", "partials": [{"heads": None}, 3, {"d_ff": 10 ** 400}]})):
         check(answer(text))
+    # a refused yes/no value keeps the current one, named as the reader reads it
+    for current, kept in ((True, "sí"), (False, "no")):
+        reply = answer(json.dumps({"lab": "attention", "from": "set",
+                                   "current": {"respuestas": current}, "state": {"respuestas": "x"}}))
+        check(reply)
+        assert reply["error"].endswith("Se mantiene: %s" % kept)
