@@ -11,6 +11,8 @@ kvcache         generation with a KV cache, checked against full recompute; its 
 scaling         why scores are divided by √d_k, measured.
 block           positional encoding, residuals, LayerNorm, FFN, the full block.
 train           one head trained to tell the senses of banco, backward pass by hand.
+decoder         the capstone: two pre-norm blocks, forward and backward by hand, Adam.
+decoder_run     the capstone's runs, generation with a KV cache, its heads, its lesson.
 
 Didactic data
 -------------
@@ -18,6 +20,7 @@ didactic        the El · banco sentences, vocabulary, named heads, W_O and W_U.
 vocabulary      the words a reader may type, by group; typed text -> words.
 didactic_block  the block lab's sentence and quiz.
 didactic_train  the training corpus of panel 8.
+grammar         the capstone's Spanish grammar: every sentence, its probability, its check.
 
 The two labs (one package each, one module per panel, named after its id)
 -------------------------------------------------------------------------

@@ -1,0 +1,260 @@
+"""The capstone's decoder: hand-written gradients, Adam, the KV cache, and the lesson.
+
+The backward pass is checked against finite differences and against torch
+autograd on an independent forward (torch's own LayerNorm, ReLU, scaled
+dot-product attention and cross-entropy; RoPE as a complex rotation), a few
+Adam steps against torch.optim.Adam, the cached generator against the full
+forward, and the lesson on the default run.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import torch  # a test dependency: make test installs torch==2.13.0
+import torch.nn.functional as F
+
+from lab_core import decoder as D
+from lab_core import decoder_run as R
+from lab_core import grammar as G
+
+SMALL = D.Config(vocab=len(G.VOCABULARY), d_model=8, n_head=2, d_ff=12, n_block=2,
+                 max_len=G.MAX_WORDS)
+# Sentences of every kind and several lengths, so that padding and both masks matter.
+SAMPLE = D.encode([s.words for s in G.TRAIN[::97]], G.VOCABULARY)
+CASES = [(mask, positions) for mask in R.MASKS for positions in D.POSITIONS]
+
+
+def perturbed(cfg, seed, scale=0.3):
+    """Initial weights moved off their symmetric start (gains ≠ 1, biases ≠ 0)."""
+    rng = np.random.RandomState(100 + seed)
+    return {n: v + scale * rng.normal(size=v.shape) for n, v in D.init_params(cfg, seed).items()}
+
+
+def relative_error(a, b):
+    return np.max(np.abs(a - b)) / max(np.max(np.abs(a)), np.max(np.abs(b)), 1e-12)
+
+
+# ------------------------------------------------------------ gradients
+
+@pytest.mark.parametrize("mask_kind,positions", CASES)
+def test_gradients_equal_finite_differences(mask_kind, positions):
+    params = perturbed(SMALL, 1)
+    _, grads = D.loss_and_grads(params, SMALL, SAMPLE, mask_kind, positions)
+    rng = np.random.RandomState(2)
+    h = 1e-5
+    for name in D.param_names(SMALL):
+        # every entry of the small tensors, 12 random entries of the larger ones
+        indices = list(np.ndindex(params[name].shape))
+        if len(indices) > 12:
+            indices = [indices[i] for i in rng.choice(len(indices), 12, replace=False)]
+        for index in indices:
+            old = params[name][index]
+            params[name][index] = old + h
+            up = D.mean_loss(params, SMALL, SAMPLE, mask_kind, positions)
+            params[name][index] = old - h
+            down = D.mean_loss(params, SMALL, SAMPLE, mask_kind, positions)
+            params[name][index] = old
+            numeric = (up - down) / (2 * h)
+            assert abs(numeric - grads[name][index]) <= 1e-6 * max(1.0, abs(numeric)), (name, index)
+
+
+def torch_rope(x, n_pos, d_h):  # [B, H, T, d_h]: each pair as a complex number times e^{i·pos·θ}
+    theta = D.ROPE_BASE ** (-torch.arange(0, d_h, 2, dtype=torch.float64) / d_h)
+    turn = torch.polar(torch.ones(n_pos, d_h // 2, dtype=torch.float64),
+                       torch.arange(n_pos, dtype=torch.float64)[:, None] * theta[None, :])
+    pairs = torch.view_as_complex(x.reshape(*x.shape[:-1], d_h // 2, 2).contiguous())
+    return torch.view_as_real(pairs * turn).reshape(x.shape)
+
+
+def torch_loss(p, cfg, batch, mask_kind, positions):
+    """The decoder written again in torch, from the module docstring only."""
+    tokens = torch.tensor(batch.tokens)
+    b, t = tokens.shape
+    d, n_head = cfg.d_model, cfg.n_head
+    d_h = d // n_head
+    x = p["emb"][tokens]
+    if positions == "sinusoidal":
+        pos = torch.arange(t, dtype=torch.float64)[:, None]
+        freq = 10000.0 ** (-torch.arange(0, d, 2, dtype=torch.float64) / d)
+        pe = torch.stack([torch.sin(pos * freq), torch.cos(pos * freq)], dim=-1).reshape(t, d)
+        x = x + pe
+    real = torch.arange(t)[None, :] < torch.tensor(batch.lengths)[:, None]  # [B, T]
+    allowed = real[:, None, None, :].expand(b, 1, t, t)
+    if mask_kind == "causal":
+        allowed = allowed & torch.tril(torch.ones(t, t, dtype=torch.bool))
+    for l in range(cfg.n_block):
+        q_ = lambda n: p["b%d.%s" % (l, n)]  # noqa: E731
+        h = F.layer_norm(x, (d,), q_("ln1_g"), q_("ln1_b"), eps=1e-5)
+        q, k, v = ((h @ q_(w)).view(b, t, n_head, d_h).transpose(1, 2) for w in ("w_q", "w_k", "w_v"))
+        if positions == "rope":
+            q, k = torch_rope(q, t, d_h), torch_rope(k, t, d_h)
+        mixed = F.scaled_dot_product_attention(q, k, v, attn_mask=allowed)
+        x = x + mixed.transpose(1, 2).reshape(b, t, d) @ q_("w_o")
+        h = F.layer_norm(x, (d,), q_("ln2_g"), q_("ln2_b"), eps=1e-5)
+        x = x + F.relu(h @ q_("w1") + q_("b1")) @ q_("w2") + q_("b2")
+    logits = F.layer_norm(x, (d,), p["lnf_g"], p["lnf_b"], eps=1e-5) @ p["w_u"] + p["b_u"]
+    predicts = torch.arange(t - 1)[None, :] < torch.tensor(batch.lengths)[:, None] - 1
+    return F.cross_entropy(logits[:, :-1][predicts], tokens[:, 1:][predicts])
+
+
+def as_torch(params):
+    return {n: torch.tensor(v, dtype=torch.float64, requires_grad=True) for n, v in params.items()}
+
+
+@pytest.mark.parametrize("mask_kind,positions", CASES)
+def test_gradients_equal_torch_autograd(mask_kind, positions):
+    params = perturbed(R.CONFIG, 3)
+    batch = D.encode([s.words for s in G.TRAIN[::41]], G.VOCABULARY)
+    loss, grads = D.loss_and_grads(params, R.CONFIG, batch, mask_kind, positions)
+    theirs = as_torch(params)
+    their_loss = torch_loss(theirs, R.CONFIG, batch, mask_kind, positions)
+    their_loss.backward()
+    assert loss == pytest.approx(their_loss.item(), rel=1e-12)
+    for name in D.param_names(R.CONFIG):
+        assert relative_error(grads[name], theirs[name].grad.numpy()) < 1e-10, name
+
+
+@pytest.mark.parametrize("mask_kind", R.MASKS)
+def test_adam_steps_equal_a_torch_rerun(mask_kind):
+    """Five steps of the page's run (its minibatches, its Adam) against
+    torch.optim.Adam on the same batches from the same weights."""
+    run = R.Run(mask_kind, "rope", lr=0.01, seed=4)
+    theirs = as_torch(run.params)
+    adam = torch.optim.Adam(theirs.values(), lr=0.01, betas=(0.9, 0.99), eps=1e-8)
+    order = np.random.RandomState(4 + 1)  # the run's minibatch stream
+    for _ in range(5):
+        rows = order.choice(len(R.TRAIN_BATCH.lengths), R.BATCH, replace=False)
+        batch = D.Batch(R.TRAIN_BATCH.tokens[rows], R.TRAIN_BATCH.lengths[rows])
+        adam.zero_grad()
+        loss = torch_loss(theirs, R.CONFIG, batch, mask_kind, "rope")
+        loss.backward()
+        adam.step()
+        run.advance(1)
+        assert run.losses[-1] == pytest.approx(loss.item(), rel=1e-10)
+    for name in D.param_names(R.CONFIG):
+        assert relative_error(run.params[name], theirs[name].detach().numpy()) < 1e-9, name
+
+
+def test_parameter_count_matches_the_shapes():
+    d, f, v, n = 16, 32, len(G.VOCABULARY), 2
+    per_block = 4 * d * d + 2 * d * f + f + d + 4 * d  # attention, FFN, two LayerNorms
+    assert D.count_params(R.CONFIG) == v * d + n * per_block + 2 * d + d * v + v
+
+
+# ------------------------------------------------------------ the KV cache
+
+@pytest.mark.parametrize("positions", D.POSITIONS)
+def test_cached_decoding_equals_the_full_forward(positions):
+    params = perturbed(R.CONFIG, 6)
+    words = G.HELD_OUT[60].words
+    tokens = np.array([R.encode_words(list(words))])
+    logits, _ = D.forward(params, R.CONFIG, tokens, [len(words)], "causal", positions)
+    caches = R.empty_caches(R.CONFIG)
+    for pos, token in enumerate(tokens[0]):
+        step = R.decode_step(params, R.CONFIG, caches, token, pos, positions)
+        np.testing.assert_allclose(step, logits[0, pos], rtol=0, atol=1e-12)
+    assert caches[1]["k"].shape == (2, len(words), 8)
+
+
+def test_generation_counts_what_the_cache_saves():
+    run = R.Run("causal")
+    out = R.generate(run, ("hoy", "ana"), max_words=6)
+    n_new = len(out["new"])
+    assert n_new == 4 and len(out["words"]) == 6
+    # 2 blocks × (k, v): the prompt's 2 words, then one word per new word but the last
+    assert out["kv_computed"] == 4 * (2 + n_new - 1)
+    # a full recompute would project every earlier word again at each of those steps
+    assert out["kv_saved"] == 4 * sum(range(2, 2 + n_new - 1))
+    assert out["cache_rows"] == [3, 4, 5, 5]
+    wide = R.generate(R.Run("bidirectional"), ("hoy", "ana"), max_words=6)
+    assert not wide["cached"] and wide["kv_saved"] == 0
+    assert wide["kv_computed"] == 4 * sum(range(2, 6))
+
+
+def test_sampling_is_seeded_and_greedy_is_the_argmax():
+    run = R.Run("causal", seed=2).advance(30)
+    a = R.generate(run, ("el",), temperature=1.0, seed=5)
+    assert a == R.generate(run, ("el",), temperature=1.0, seed=5)
+    greedy = R.generate(run, ("el",))
+    tokens = np.array([R.encode_words(list(greedy["words"][:-1]))])
+    logits, _ = D.forward(run.params, run.cfg, tokens, [tokens.shape[1]], "causal", "rope")
+    assert G.VOCABULARY[int(np.argmax(logits[0, -1]))] == greedy["words"][-1]
+
+
+# ------------------------------------------------------------ bad input
+
+@pytest.mark.parametrize("lr,seed,steps", [
+    (0, 0, 1), (-0.1, 0, 1), (1.5, 0, 1), (float("nan"), 0, 1), (True, 0, 1), ("0.1", 0, 1),
+    (0.01, -1, 1), (0.01, 10000, 1), (0.01, 1.5, 1), (0.01, 0, -1), (0.01, 0, 2001),
+])
+def test_out_of_range_arguments_are_refused_in_spanish(lr, seed, steps):
+    with pytest.raises(ValueError, match="debe"):
+        R.check_args(lr, seed, steps)
+
+
+def test_bad_prompts_masks_positions_and_temperatures_are_refused():
+    run = R.Run("causal")
+    with pytest.raises(ValueError, match="no conoce «perro», «gato»"):
+        R.generate(run, ("el", "perro", "gato", "perro"))
+    with pytest.raises(ValueError, match="al menos una palabra"):
+        R.generate(run, ())
+    with pytest.raises(ValueError, match="menos de 14"):
+        R.generate(run, ("el",) * 14)
+    for t in (-1, 6, float("inf")):
+        with pytest.raises(ValueError, match="temperatura"):
+            R.generate(run, ("el",), temperature=t)
+    with pytest.raises(ValueError, match="máscara"):
+        R.Run("futura")
+    with pytest.raises(ValueError, match="posiciones"):
+        R.Run("causal", positions="absolutas")
+
+
+def test_a_run_that_overflows_stops_at_its_last_finite_step():
+    run = R.Run("causal").advance(3)
+    before = {n: v.copy() for n, v in run.params.items()}
+    for name in ("b0.w_q", "b0.w_k"):  # q·k overflows to ∞ on the next step
+        run.params[name] = run.params[name] * 1e200
+    run.advance(5)
+    assert run.stopped_at == 3 and run.step == 3 and len(run.losses) == 3
+    assert all(np.isfinite(l) for l in run.losses)
+    np.testing.assert_array_equal(run.params["b1.w1"], before["b1.w1"])
+
+
+# ------------------------------------------------------------ the default runs
+
+@pytest.fixture(scope="module")
+def default_runs():
+    return R.train_both()
+
+
+def test_head_patterns_are_named_only_past_the_threshold(default_runs):
+    run = default_runs["causal"]
+    found = R.head_patterns(run)
+    named = {k: v["pattern"] for k, v in found.items() if v["pattern"]}
+    assert "look_back" in named.values()
+    for (l, h), v in found.items():
+        share = max(v["previous"], v["look_back"])
+        assert (v["pattern"] is not None) == (share >= R.PATTERN_SHARE)
+    # on one copy sentence: at «y», the look-back head reads the first name
+    (l, h), = [k for k, v in named.items() if v == "look_back"]
+    s = next(s for s in G.HELD_OUT if s.kind == "copia")
+    w = R.attention_weights(run, s.words)
+    y = s.words.index("y")
+    assert s.words[s.prompt - 1] == s.words[y + 1]  # the name said twice
+    assert w[l, h, y, s.prompt - 1] > 0.5
+    assert w[l, h].sum(axis=-1) == pytest.approx(np.ones(len(s.words)))
+
+
+def test_the_lesson_holds_with_the_defaults(default_runs):
+    """The issue's figures on the default run: the causal model's held-out
+    loss within 0,1 nats of the grammar's own entropy and ≥ 90 % of
+    held-out prompts continued right; the bidirectional model's training
+    loss at most half the causal's, and ≤ 30 % continued right."""
+    figures = R.lesson(default_runs)
+    causal, wide = figures["causal"], figures["bidirectional"]
+    assert causal["held_loss"] < G.entropy_per_word(G.HELD_OUT) + 0.1
+    assert causal["correct"] >= 0.9
+    assert wide["train_loss"] <= causal["train_loss"] / 2
+    assert wide["correct"] <= 0.3
