@@ -65,9 +65,10 @@ def check_args(lr, seed, steps):
 class Run:
     """One model under training. `losses[t]` is the loss of step t's
     minibatch under the weights before update t (the training curve, one
-    point per step); `held` holds (step, held-out loss) at step 0, every
-    HELD_EVERY steps and at the last step reached. `stopped_at` is None, or
-    the last step whose weights stayed finite."""
+    point per step); `held` holds (step, held-out loss) at step 0 and every
+    HELD_EVERY steps (`held_loss()` gives it at the current step). Both
+    depend only on the step reached, never on how it was reached.
+    `stopped_at` is None, or the last step whose weights stayed finite."""
 
     def __init__(self, mask_kind, positions="rope", lr=DEFAULT_LR, seed=DEFAULT_SEED,
                  cfg=CONFIG):
@@ -97,6 +98,12 @@ class Run:
         """The loss over every training sentence at the current step."""
         return self.loss(TRAIN_BATCH)
 
+    def held_loss(self):
+        """The loss over every held-out sentence at the current step."""
+        if self.held[-1][0] == self.step:
+            return self.held[-1][1]
+        return self.loss(HELD_BATCH)
+
     def advance(self, n=1):
         """n Adam steps on minibatches of BATCH training sentences (fewer if
         the run diverges: it stops at the last finite step and says so)."""
@@ -117,8 +124,6 @@ class Run:
                 self.step += 1
                 if self.step % HELD_EVERY == 0:
                     self._evaluate()
-        if self.held[-1][0] != self.step:
-            self._evaluate()
         return self
 
 
@@ -126,6 +131,52 @@ def train_both(lr=DEFAULT_LR, seed=DEFAULT_SEED, steps=DEFAULT_STEPS, positions=
     # -> {mask: Run}
     check_args(lr, seed, steps)
     return {mask: Run(mask, positions, lr, seed).advance(steps) for mask in MASKS}
+
+
+SNAPSHOT_EVERY = 100  # a run can go back to any step from the snapshot before it
+_RUNS = {}  # (lr, seed, positions) -> {mask: Run}, and their snapshots
+_KEPT_RUNS = 4  # pairs of runs kept in memory; the oldest goes first
+
+
+def _snapshot(run):
+    return (run.step, {n: v.copy() for n, v in run.params.items()},
+            {"t": run.adam["t"], "m": dict(run.adam["m"]), "v": dict(run.adam["v"])},
+            run.batches.get_state(), len(run.losses), len(run.held), run.stopped_at)
+
+
+def _restore(run, snap):
+    step, params, adam, rng, n_losses, n_held, stopped = snap
+    run.step, run.params, run.adam, run.stopped_at = step, dict(params), dict(adam), stopped
+    run.batches.set_state(rng)
+    del run.losses[n_losses:], run.held[n_held:]
+
+
+def runs_at(lr, seed, positions, steps):  # -> {mask: Run} at exactly `steps`
+    """Both runs of (lr, seed, positions) at step `steps`, as a page asks for
+    them one change after another: forward from where they are, or back to
+    the last snapshot before `steps` and forward again. Every path gives the
+    same weights as one run from step 0 (the minibatch stream is part of
+    the snapshot)."""
+    check_args(lr, seed, steps)
+    key = (float(lr), int(seed), positions)
+    if key not in _RUNS:
+        while len(_RUNS) >= _KEPT_RUNS:
+            del _RUNS[next(iter(_RUNS))]
+        _RUNS[key] = ({mask: Run(mask, positions, lr, seed) for mask in MASKS},
+                      {mask: {0: None} for mask in MASKS})
+    runs, snaps = _RUNS[key]
+    for mask, run in runs.items():
+        if run.step > steps:
+            back = max(s for s in snaps[mask] if s <= steps)
+            if back == 0:
+                runs[mask] = run = Run(mask, positions, lr, seed)
+            else:
+                _restore(run, snaps[mask][back])
+        while run.step < steps and run.stopped_at is None:
+            run.advance(min(steps, (run.step // SNAPSHOT_EVERY + 1) * SNAPSHOT_EVERY) - run.step)
+            if run.step % SNAPSHOT_EVERY == 0 and run.step not in snaps[mask]:
+                snaps[mask][run.step] = _snapshot(run)
+    return runs
 
 
 # ------------------------------------------------------------ generation
@@ -249,7 +300,7 @@ def continuation_share(run, sentences=G.HELD_OUT):
 
 
 def lesson(runs):  # {mask: Run} -> the figures the verdict is built from
-    return {mask: {"train_loss": run.train_loss(), "held_loss": run.held[-1][1],
+    return {mask: {"train_loss": run.train_loss(), "held_loss": run.held_loss(),
                    "correct": continuation_share(run), "stopped_at": run.stopped_at}
             for mask, run in runs.items()}
 

@@ -143,6 +143,23 @@ def test_parameter_count_matches_the_shapes():
     assert D.count_params(R.CONFIG) == v * d + n * per_block + 2 * d + d * v + v
 
 
+def test_runs_at_any_step_equal_one_run_from_the_start():
+    """Forward, back to a snapshot, forward again: the same weights, losses
+    and held-out points as a single run to that step."""
+    lr, seed = 0.02, 3
+    for steps in (130, 0, 40, 230, 100, 230):  # the last goes on from the snapshot at 100
+        runs = R.runs_at(lr, seed, "rope", steps)
+    straight = R.Run("causal", "rope", lr, seed).advance(230)
+    for mask, run in runs.items():
+        assert run.step == 230
+    mine = runs["causal"]
+    assert mine.losses == straight.losses and mine.held == straight.held
+    for name in straight.params:
+        np.testing.assert_array_equal(mine.params[name], straight.params[name])
+    assert [s for s, _ in straight.held] == [0, 50, 100, 150, 200]
+    assert mine.held_loss() == straight.loss(R.HELD_BATCH)
+
+
 # ------------------------------------------------------------ the KV cache
 
 @pytest.mark.parametrize("positions", D.POSITIONS)
