@@ -280,11 +280,6 @@ def forward(params, cfg, tokens, lengths, mask_kind, positions):
     return h @ params["w_u"] + params["b_u"], cache
 
 
-def log_softmax(logits):  # [..., V] -> [..., V]
-    shifted = logits - logits.max(axis=-1, keepdims=True)
-    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
-
-
 def target_weights(lengths, n_pos):  # -> [B, T]: 1 where position t predicts a word
     """Position t predicts word t + 1: the last word of each sentence and the
     padding predict nothing."""

@@ -24,6 +24,7 @@ import numpy as np
 
 from . import decoder as D
 from . import grammar as G
+from .attention import softmax
 
 CONFIG = D.Config(vocab=len(G.VOCABULARY), d_model=16, n_head=2, d_ff=32, n_block=2,
                   max_len=G.MAX_WORDS)
@@ -239,9 +240,9 @@ def choose(logits, temperature, rng):  # -> (index, probs [V])
     """Greedy (temperature 0: the most probable word, the first on a tie) or
     a draw from softmax(logits / temperature)."""
     if temperature == 0:
-        probs = np.exp(D.log_softmax(logits))
+        probs = softmax(logits)
         return int(np.argmax(probs)), probs
-    probs = np.exp(D.log_softmax(logits / temperature))
+    probs = softmax(logits / temperature)
     return int(rng.choice(len(probs), p=probs / probs.sum())), probs
 
 
