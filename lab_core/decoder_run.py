@@ -293,11 +293,37 @@ def generate(run, prompt, temperature=0.0, seed=0, max_words=G.MAX_WORDS):
             "cached": cached}
 
 
+END_INDEX = G.VOCABULARY.index(G.END)
+
+
+def greedy_continuations(run, prompts, max_words=G.MAX_WORDS):
+    # word tuples -> word tuples, each prompt continued until «.» or max_words
+    """Greedy continuations of many prompts at once: one forward pass over
+    all the unfinished ones per new word, each read at its own last word.
+    The same words as `generate(run, prompt)` one prompt at a time (the
+    mask closes every padded key, so padding changes nothing), for ~12
+    passes over the batch instead of one per word of every prompt."""
+    tokens = [encode_prompt(list(p)) for p in prompts]
+    while True:
+        open_ = [i for i, t in enumerate(tokens)
+                 if len(t) < max_words and (len(t) == len(prompts[i]) or t[-1] != END_INDEX)]
+        if not open_:
+            break
+        batch = D.encode([tuple(G.VOCABULARY[j] for j in tokens[i]) for i in open_], G.VOCABULARY)
+        h, _ = D.hidden(run.params, run.cfg, batch.tokens, batch.lengths, run.mask_kind,
+                        run.positions)
+        last = h[np.arange(len(open_)), batch.lengths - 1]  # [P, d]: each one's last word
+        logits = last @ run.params["w_u"] + run.params["b_u"]
+        for i, index in zip(open_, np.argmax(logits, axis=-1)):
+            tokens[i].append(int(index))
+    return [tuple(G.VOCABULARY[j] for j in t) for t in tokens]
+
+
 def continuation_share(run, sentences=G.HELD_OUT):
     """Share of the sentences' prompts whose greedy continuation is a
     sentence of the grammar (its own check)."""
-    right = [G.is_sentence(generate(run, s.words[:s.prompt])["words"]) for s in sentences]
-    return sum(right) / len(right)
+    words = greedy_continuations(run, [s.words[:s.prompt] for s in sentences])
+    return sum(G.is_sentence(w) for w in words) / len(words)
 
 
 def lesson(runs):  # {mask: Run} -> the figures the verdict is built from

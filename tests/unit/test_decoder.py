@@ -266,6 +266,15 @@ def test_head_patterns_are_named_only_past_the_threshold(default_runs):
     assert w.sum(axis=-1) == pytest.approx(np.ones(w.shape[:-1]))
 
 
+def test_batched_greedy_continuations_equal_one_prompt_at_a_time(default_runs):
+    prompts = [s.words[:s.prompt] for s in G.HELD_OUT[::9]] + [
+        ("el",), ("y", "y"), ("hoy", "ana", "se", "sienta", "en", "el", "banco", "."), ("los",) * 12]
+    for run in default_runs.values():
+        batched = R.greedy_continuations(run, prompts)
+        assert batched == [R.generate(run, p)["words"] for p in prompts]
+        assert all(len(w) <= G.MAX_WORDS for w in batched)
+
+
 def test_the_lesson_holds_with_the_defaults(default_runs):
     """The issue's figures on the default run: the causal model's held-out
     loss within 0,1 nats of the grammar's own entropy and ≥ 90 % of
