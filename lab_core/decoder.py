@@ -101,6 +101,21 @@ def init_params(cfg, seed):  # -> {name: array}, from RandomState(seed)
 
 
 # ---------------------------------------------------------------- pieces
+#
+# Every piece works on activations with any leading axes ([..., B, T, d]):
+# one run ([B, T, d], weights [d, e]) or several runs stepped together
+# ([R, B, T, d], weights expanded to [R, 1, d, e] by `_expand`). Gradients
+# sum over B and T only, so each run gets its own.
+
+def _sum_bt(x):  # [..., B, T, n] -> [..., n]: summed over sentences and positions
+    return x.reshape(x.shape[:-3] + (-1, x.shape[-1])).sum(axis=-2)
+
+
+def _outer(a, b):  # [..., B, T, m], [..., B, T, n] -> [..., m, n]: Σ over B, T of aᵀb
+    lead = a.shape[:-3]
+    return (a.reshape(lead + (-1, a.shape[-1])).swapaxes(-1, -2)
+            @ b.reshape(lead + (-1, b.shape[-1])))
+
 
 def layer_norm(x, g, b):  # [..., d], [d], [d] -> y [..., d], cache
     centred = x - x.mean(axis=-1, keepdims=True)
@@ -115,8 +130,7 @@ def layer_norm_backward(dy, cache):  # ∂L/∂y -> ∂L/∂x, ∂L/∂g, ∂L/�
     d_hat = dy * g
     dx = (d_hat - d_hat.mean(axis=-1, keepdims=True)
           - x_hat * (d_hat * x_hat).mean(axis=-1, keepdims=True)) * rstd
-    flat = (-1, dy.shape[-1])
-    return dx, (dy * x_hat).reshape(flat).sum(axis=0), dy.reshape(flat).sum(axis=0)
+    return dx, _sum_bt(dy * x_hat), _sum_bt(dy)
 
 
 def relu(u):  # [...] -> a [...], cache: where u > 0
@@ -160,70 +174,65 @@ def key_mask(lengths, n_pos, mask_kind):  # [B] -> allowed [B, 1, T, T] bool
     return allowed
 
 
-def split_heads(x, n_head):  # [B, T, d] -> [B, H, T, d_h]
-    b, t, d = x.shape
-    return x.reshape(b, t, n_head, d // n_head).transpose(0, 2, 1, 3)
+def split_heads(x, n_head):  # [..., T, d] -> [..., H, T, d_h]
+    return x.reshape(x.shape[:-1] + (n_head, x.shape[-1] // n_head)).swapaxes(-2, -3)
 
 
-def merge_heads(x):  # [B, H, T, d_h] -> [B, T, d]
-    b, h, t, dh = x.shape
-    return x.transpose(0, 2, 1, 3).reshape(b, t, h * dh)
+def merge_heads(x):  # [..., H, T, d_h] -> [..., T, d]
+    x = x.swapaxes(-2, -3)
+    return x.reshape(x.shape[:-2] + (-1,))
 
 
 def attention(h, p, allowed, n_head, turn):
-    # h [B, T, d], block params, allowed [B, 1, T, T], turn (cos, sin) or None
-    # -> out [B, T, d], cache
-    q, k, v = (split_heads(h @ p[w], n_head) for w in ("w_q", "w_k", "w_v"))  # [B, H, T, d_h]
+    # h [..., B, T, d], block params, allowed [..., B, 1, T, T], turn (cos, sin) or None
+    # -> out [..., B, T, d], cache
+    q, k, v = (split_heads(h @ p[w], n_head) for w in ("w_q", "w_k", "w_v"))  # [..., H, T, d_h]
     if turn is not None:
         q, k = rope(q, *turn), rope(k, *turn)
-    d_h = q.shape[-1]
-    scores = q @ k.transpose(0, 1, 3, 2) / math.sqrt(d_h)  # [B, H, T, T]
+    scores = q @ k.swapaxes(-1, -2) / math.sqrt(q.shape[-1])  # [..., H, T, T]
     scores = np.where(allowed, scores, -np.inf)
-    scores = scores - scores.max(axis=-1, keepdims=True)
-    e = np.exp(scores)
-    weights = e / e.sum(axis=-1, keepdims=True)  # [B, H, T, T]
-    mixed = merge_heads(weights @ v)  # [B, T, d]
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    mixed = merge_heads(weights @ v)  # [..., B, T, d]
     return mixed @ p["w_o"], (h, q, k, v, weights, mixed, turn)
 
 
 def attention_backward(dout, p, cache, n_head):  # -> ∂L/∂h, {w_q, w_k, w_v, w_o}
     h, q, k, v, weights, mixed, turn = cache
-    d = h.shape[-1]
-    grads = {"w_o": mixed.reshape(-1, d).T @ dout.reshape(-1, d)}
-    dmixed = split_heads(dout @ p["w_o"].T, n_head)  # [B, H, T, d_h]
-    dweights = dmixed @ v.transpose(0, 1, 3, 2)  # [B, H, T, T]
-    dv = weights.transpose(0, 1, 3, 2) @ dmixed  # [B, H, T, d_h]
+    grads = {"w_o": _outer(mixed, dout)}
+    dmixed = split_heads(dout @ p["w_o"].swapaxes(-1, -2), n_head)  # [..., H, T, d_h]
+    dweights = dmixed @ v.swapaxes(-1, -2)  # [..., H, T, T]
+    dv = weights.swapaxes(-1, -2) @ dmixed
     # softmax: dS = A·(dA − Σ_j dA·A); blocked cells have A = 0, so dS = 0 there
     dscores = weights * (dweights - (dweights * weights).sum(axis=-1, keepdims=True))
     dscores = dscores / math.sqrt(q.shape[-1])
-    dq = dscores @ k  # [B, H, T, d_h]
-    dk = dscores.transpose(0, 1, 3, 2) @ q
+    dq = dscores @ k
+    dk = dscores.swapaxes(-1, -2) @ q
     if turn is not None:
         dq, dk = rope_backward(dq, *turn), rope_backward(dk, *turn)
-    dh = np.zeros_like(h)
+    dh = 0.0
     for name, dx in (("w_q", dq), ("w_k", dk), ("w_v", dv)):
-        dx = merge_heads(dx)  # [B, T, d]
-        grads[name] = h.reshape(-1, d).T @ dx.reshape(-1, d)
-        dh += dx @ p[name].T
+        dx = merge_heads(dx)  # [..., B, T, d]
+        grads[name] = _outer(h, dx)
+        dh = dh + dx @ p[name].swapaxes(-1, -2)
     return dh, grads
 
 
-def ffn(h, p):  # [B, T, d] -> [B, T, d], cache
-    a, on = relu(h @ p["w1"] + p["b1"])  # [B, T, F]
+def ffn(h, p):  # [..., B, T, d] -> [..., B, T, d], cache
+    a, on = relu(h @ p["w1"] + p["b1"])  # [..., B, T, F]
     return a @ p["w2"] + p["b2"], (h, a, on)
 
 
 def ffn_backward(dout, p, cache):  # -> ∂L/∂h, {w1, b1, w2, b2}
     h, a, on = cache
-    d, f = p["w1"].shape
-    grads = {"w2": a.reshape(-1, f).T @ dout.reshape(-1, d), "b2": dout.reshape(-1, d).sum(axis=0)}
-    du = relu_backward(dout @ p["w2"].T, on)  # [B, T, F]
-    grads["w1"] = h.reshape(-1, d).T @ du.reshape(-1, f)
-    grads["b1"] = du.reshape(-1, f).sum(axis=0)
-    return du @ p["w1"].T, grads
+    grads = {"w2": _outer(a, dout), "b2": _sum_bt(dout)}
+    du = relu_backward(dout @ p["w2"].swapaxes(-1, -2), on)  # [..., B, T, F]
+    grads["w1"] = _outer(h, du)
+    grads["b1"] = _sum_bt(du)
+    return du @ p["w1"].swapaxes(-1, -2), grads
 
 
-def block(x, p, allowed, n_head, turn):  # [B, T, d] -> [B, T, d], cache
+def block(x, p, allowed, n_head, turn):  # [..., B, T, d] -> same, cache
     """Pre-norm: x + MHA(LN1(x)), then + FFN(LN2(x))."""
     h1, ln1 = layer_norm(x, p["ln1_g"], p["ln1_b"])
     att, att_cache = attention(h1, p, allowed, n_head, turn)
@@ -249,35 +258,53 @@ def block_params(params, l):  # "b1.w_q" -> "w_q" for block l
     return {name[len(prefix):]: value for name, value in params.items() if name.startswith(prefix)}
 
 
-# ------------------------------------------------------------ the model
+def _expand(value):  # a runs' weight [R, n] or [R, m, n] -> [R, 1, 1, n] or [R, 1, m, n]
+    return value[:, None, None, :] if value.ndim == 2 else value[:, None]
 
-def hidden(params, cfg, tokens, lengths, mask_kind, positions):
-    # tokens [B, T] int, lengths [B] -> LN_f(x) [B, T, d], cache
+
+# ------------------------------------------------------------ the model
+#
+# The model functions take the weights of R runs stacked ({name: [R, ...]})
+# and one mask per run; `stack` and `unstack` go between one run and R = 1.
+# Several runs stepped together share every NumPy call: in the browser a
+# call's fixed cost is most of a small step (docs/performance.md).
+
+def stack(params):  # one run's weights -> R = 1
+    return {name: value[None] for name, value in params.items()}
+
+
+def unstack(params, r=0):  # run r's weights (views, not copies)
+    return {name: value[r] for name, value in params.items()}
+
+
+def hidden(params, cfg, tokens, lengths, masks, positions):
+    # runs' weights, tokens [B, T] int, lengths [B], one mask per run -> LN_f(x) [R, B, T, d], cache
     """Everything up to the unembedding: embedding, positions, the blocks,
     the final LayerNorm."""
     if positions not in POSITIONS:
         raise ValueError("las posiciones «%s» no existen; usa «rope» o «sinusoidal»" % (positions,))
     tokens = np.asarray(tokens)
     n_pos = tokens.shape[1]
-    x = params["emb"][tokens]  # [B, T, d]
+    x = params["emb"][:, tokens]  # [R, B, T, d]
     turn = None
     if positions == "sinusoidal":
-        x = x + sinusoidal_pe(n_pos, cfg.d_model)[None]
+        x = x + sinusoidal_pe(n_pos, cfg.d_model)
     else:
         turn = rope_tables(n_pos, cfg.d_model // cfg.n_head)
-    allowed = key_mask(lengths, n_pos, mask_kind)
+    allowed = np.stack([key_mask(lengths, n_pos, mask) for mask in masks])  # [R, B, 1, T, T]
     caches = []
     for l in range(cfg.n_block):
-        x, c = block(x, block_params(params, l), allowed, cfg.n_head, turn)
+        p = {name: _expand(value) for name, value in block_params(params, l).items()}
+        x, c = block(x, p, allowed, cfg.n_head, turn)
         caches.append(c)
-    h, lnf = layer_norm(x, params["lnf_g"], params["lnf_b"])
+    h, lnf = layer_norm(x, _expand(params["lnf_g"]), _expand(params["lnf_b"]))
     return h, (tokens, lnf, caches)
 
 
 def forward(params, cfg, tokens, lengths, mask_kind, positions):
-    # tokens [B, T] int, lengths [B] -> logits [B, T, V], cache
-    h, cache = hidden(params, cfg, tokens, lengths, mask_kind, positions)
-    return h @ params["w_u"] + params["b_u"], cache
+    # one run: tokens [B, T] int, lengths [B] -> logits [B, T, V], cache (with R = 1)
+    h, cache = hidden(stack(params), cfg, tokens, lengths, (mask_kind,), positions)
+    return h[0] @ params["w_u"] + params["b_u"], cache
 
 
 def target_weights(lengths, n_pos):  # -> [B, T]: 1 where position t predicts a word
@@ -291,49 +318,61 @@ def _predicting(batch):  # -> (rows, cols) of the positions that predict, their 
     return rows, cols, batch.tokens[rows, cols + 1]
 
 
-def _loss(params, h, batch):  # -> mean loss, (rows, cols, h rows [N, d], softmax − one-hot [N, V])
+def _loss(params, h, batch):  # -> mean loss per run [R], (rows, cols, h rows [R, N, d], ∂L/∂logits [R, N, V])
     """Cross-entropy over the predicting positions only: the unembedding and
     its softmax are computed for those N rows, never for padding or for the
     last word (a third of the cells, and the costliest per cell)."""
     rows, cols, targets = _predicting(batch)
-    h_rows = h[rows, cols]  # [N, d]
-    logits = h_rows @ params["w_u"] + params["b_u"]  # [N, V]
+    h_rows = h[:, rows, cols]  # [R, N, d]
+    logits = h_rows @ params["w_u"] + params["b_u"][:, None, :]  # [R, N, V]
     shifted = logits - logits.max(axis=-1, keepdims=True)
     e = np.exp(shifted)
-    total = e.sum(axis=-1)  # [N]
+    total = e.sum(axis=-1)  # [R, N]
     n = len(targets)
-    loss = float(np.sum(np.log(total) - shifted[np.arange(n), targets]) / n)
-    probs = e / total[:, None]
-    probs[np.arange(n), targets] -= 1.0
-    return loss, (rows, cols, h_rows, probs / n)
+    losses = (np.log(total) - shifted[:, np.arange(n), targets]).sum(axis=-1) / n
+    probs = e / total[..., None]
+    probs[:, np.arange(n), targets] -= 1.0
+    return losses, (rows, cols, h_rows, probs / n)
 
 
-def backward(params, cfg, cache, loss_cache):  # -> {name: ∂L/∂name}
+def backward(params, cfg, cache, loss_cache):  # -> {name: ∂L/∂name [R, ...]}
     tokens, lnf, caches = cache
-    rows, cols, h_rows, dlogits = loss_cache  # ∂L/∂logits [N, V] of the predicting rows
-    grads = {"w_u": h_rows.T @ dlogits, "b_u": dlogits.sum(axis=0)}
+    rows, cols, h_rows, dlogits = loss_cache  # ∂L/∂logits [R, N, V] of the predicting rows
+    grads = {"w_u": h_rows.swapaxes(-1, -2) @ dlogits, "b_u": dlogits.sum(axis=1)}
     dh = np.zeros(lnf[0].shape)  # no loss reaches the other positions
-    dh[rows, cols] = dlogits @ params["w_u"].T
+    dh[:, rows, cols] = dlogits @ params["w_u"].swapaxes(-1, -2)
     dx, grads["lnf_g"], grads["lnf_b"] = layer_norm_backward(dh, lnf)
     for l in reversed(range(cfg.n_block)):
-        dx, g = block_backward(dx, block_params(params, l), caches[l], cfg.n_head)
+        p = {name: _expand(value) for name, value in block_params(params, l).items()}
+        dx, g = block_backward(dx, p, caches[l], cfg.n_head)
         grads.update(("b%d.%s" % (l, name), value) for name, value in g.items())
     # the embedding: each row gathers the gradient of every place its word
     # stands, as one-hot(words)ᵀ · dx (np.add.at does the same, far slower)
     one_hot = np.eye(cfg.vocab)[tokens.ravel()]  # [B·T, V]
-    grads["emb"] = one_hot.T @ dx.reshape(-1, cfg.d_model)
+    grads["emb"] = one_hot.T @ dx.reshape(dx.shape[0], -1, cfg.d_model)
     return grads
 
 
-def loss_and_grads(params, cfg, batch, mask_kind, positions):
-    h, cache = hidden(params, cfg, batch.tokens, batch.lengths, mask_kind, positions)
-    loss, loss_cache = _loss(params, h, batch)
-    return loss, backward(params, cfg, cache, loss_cache)
+def losses_and_grads(params, cfg, batch, masks, positions):  # runs' weights -> [R], grads [R, ...]
+    """Each run's mean loss and its gradient: the runs never mix (every sum
+    is over one run's sentences and positions)."""
+    h, cache = hidden(params, cfg, batch.tokens, batch.lengths, masks, positions)
+    losses, loss_cache = _loss(params, h, batch)
+    return losses, backward(params, cfg, cache, loss_cache)
 
 
-def mean_loss(params, cfg, batch, mask_kind, positions):
-    h, _ = hidden(params, cfg, batch.tokens, batch.lengths, mask_kind, positions)
+def mean_losses(params, cfg, batch, masks, positions):  # runs' weights -> [R]
+    h, _ = hidden(params, cfg, batch.tokens, batch.lengths, masks, positions)
     return _loss(params, h, batch)[0]
+
+
+def loss_and_grads(params, cfg, batch, mask_kind, positions):  # one run
+    losses, grads = losses_and_grads(stack(params), cfg, batch, (mask_kind,), positions)
+    return float(losses[0]), unstack(grads)
+
+
+def mean_loss(params, cfg, batch, mask_kind, positions):  # one run
+    return float(mean_losses(stack(params), cfg, batch, (mask_kind,), positions)[0])
 
 
 # ------------------------------------------------------------ Adam

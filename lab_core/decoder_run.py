@@ -7,13 +7,16 @@ a few steps at a time, pause, and go on.
 
 The lesson, measured (`lesson`): the bidirectional run reaches a far lower
 training loss, because each position reads the very word it must predict;
-yet asked to continue held-out prompts it mostly fails the grammar's own
-check, because when it writes a word the next one does not exist yet.
+yet asked to continue prompts it fails the grammar's own check far more
+often than the causal run, because when it writes a word the next one does
+not exist yet (how often it still succeeds depends on the positions and
+the seed: scripts/model_figures.py measures it).
 
 Heads are named only when their numbers show a pattern (`head_patterns`):
 a previous-word head puts most of each word's weight on the word just
 before it; a look-back head, at «y» in a copy sentence, puts most of its
-weight on the name said earlier, which is the word that must come next.
+weight on the companion's name said earlier, which is the word that must
+come next (not the subject's name, also earlier).
 """
 from __future__ import annotations
 
@@ -63,34 +66,114 @@ def check_args(lr, seed, steps):
         raise ValueError("los pasos deben ser un entero de 0 a %d; llegó %r" % (MAX_STEPS, steps))
 
 
+class Runs:
+    """Runs that differ only in their mask, stepped together: the same
+    initial weights (decoder.init_params(seed)), the same minibatches in the
+    same order, and one set of NumPy calls for all of them (their weights
+    stacked on a leading axis; no sum ever mixes two runs). `runs` maps each
+    mask to its `Run`. A run that diverges stops at its last finite step;
+    the others go on."""
+
+    def __init__(self, masks, positions="rope", lr=DEFAULT_LR, seed=DEFAULT_SEED, cfg=CONFIG):
+        check_args(lr, seed, 0)
+        for mask in masks:
+            D.key_mask([1], 1, mask)  # an unknown mask fails here
+        if positions not in D.POSITIONS:
+            raise ValueError("las posiciones «%s» no existen; usa «rope» o «sinusoidal»"
+                             % (positions,))
+        self.masks, self.positions, self.lr, self.seed, self.cfg = (
+            tuple(masks), positions, float(lr), int(seed), cfg)
+        start = D.init_params(cfg, seed)
+        self.params = {name: np.stack([value] * len(masks)) for name, value in start.items()}
+        self.adam = D.adam_state(self.params)
+        self.batches = np.random.RandomState(seed + 1)  # the minibatch stream
+        self.step = 0
+        self.losses = [[] for _ in masks]
+        self.held = [[] for _ in masks]
+        self.stopped_at = [None] * len(masks)
+        self.runs = {mask: Run(self, r) for r, mask in enumerate(masks)}
+        self._evaluate()
+
+    def running(self):
+        return [r for r, stopped in enumerate(self.stopped_at) if stopped is None]
+
+    def _evaluate(self):
+        losses = D.mean_losses(self.params, self.cfg, HELD_BATCH, self.masks, self.positions)
+        for r in self.running():
+            self.held[r].append((self.step, float(losses[r])))
+
+    def advance(self, n=1):
+        """n Adam steps, each on a minibatch of BATCH training sentences."""
+        n_runs = len(self.masks)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+            for _ in range(max(0, n)):
+                running = self.running()
+                if not running or self.step >= MAX_STEPS:
+                    break
+                rows = self.batches.choice(len(TRAIN_BATCH.lengths), BATCH, replace=False)
+                batch = D.Batch(TRAIN_BATCH.tokens[rows], TRAIN_BATCH.lengths[rows])
+                losses, grads = D.losses_and_grads(self.params, self.cfg, batch, self.masks,
+                                                   self.positions)
+                params, adam = D.adam_step(self.params, grads, self.adam, self.lr)
+                # One sum per run over all its new weights: ∞ or NaN anywhere shows there.
+                total = np.concatenate([v.reshape(n_runs, -1) for v in params.values()], axis=1)
+                finite = np.isfinite(losses) & np.isfinite(total.sum(axis=1))
+                for r in running:
+                    if finite[r]:
+                        self.losses[r].append(float(losses[r]))
+                    else:
+                        self.stopped_at[r] = self.step
+                for r in range(n_runs):
+                    if self.stopped_at[r] is not None:  # it keeps its last finite weights
+                        for name in params:
+                            params[name][r] = self.params[name][r]
+                            adam["m"][name][r] = self.adam["m"][name][r]
+                            adam["v"][name][r] = self.adam["v"][name][r]
+                self.params, self.adam = params, adam
+                if not self.running():
+                    break
+                self.step += 1
+                if self.step % HELD_EVERY == 0:
+                    self._evaluate()
+        return self
+
+
 class Run:
-    """One model under training. `losses[t]` is the loss of step t's
-    minibatch under the weights before update t (the training curve, one
+    """One mask's run within its `Runs`. `losses[t]` is the loss of step
+    t's minibatch under the weights before update t (the training curve, one
     point per step); `held` holds (step, held-out loss) at step 0 and every
     HELD_EVERY steps (`held_loss()` gives it at the current step). Both
     depend only on the step reached, never on how it was reached.
     `stopped_at` is None, or the last step whose weights stayed finite."""
 
-    def __init__(self, mask_kind, positions="rope", lr=DEFAULT_LR, seed=DEFAULT_SEED,
-                 cfg=CONFIG):
-        check_args(lr, seed, 0)
-        D.key_mask([1], 1, mask_kind)  # an unknown mask fails here
-        if positions not in D.POSITIONS:
-            raise ValueError("las posiciones «%s» no existen; usa «rope» o «sinusoidal»"
-                             % (positions,))
-        self.mask_kind, self.positions, self.lr, self.seed, self.cfg = (
-            mask_kind, positions, float(lr), int(seed), cfg)
-        self.params = D.init_params(cfg, seed)
-        self.adam = D.adam_state(self.params)
-        self.batches = np.random.RandomState(seed + 1)  # minibatch order, shared by both masks
-        self.step = 0
-        self.losses = []
-        self.held = []
-        self.stopped_at = None
-        self._evaluate()
+    def __init__(self, group, index):
+        self.group, self.index = group, index
+        self.mask_kind = group.masks[index]
+        self.positions, self.lr, self.seed, self.cfg = group.positions, group.lr, group.seed, group.cfg
 
-    def _evaluate(self):
-        self.held.append((self.step, self.loss(HELD_BATCH)))
+    @property
+    def params(self):  # this run's weights (views into the group's)
+        return D.unstack(self.group.params, self.index)
+
+    @property
+    def stopped_at(self):
+        return self.group.stopped_at[self.index]
+
+    @property
+    def step(self):
+        return self.group.step if self.stopped_at is None else self.stopped_at
+
+    @property
+    def losses(self):
+        return self.group.losses[self.index]
+
+    @property
+    def held(self):
+        return self.group.held[self.index]
+
+    def advance(self, n=1):  # steps the whole group
+        self.group.advance(n)
+        return self
 
     def loss(self, batch):
         return D.mean_loss(self.params, self.cfg, batch, self.mask_kind, self.positions)
@@ -105,54 +188,45 @@ class Run:
             return self.held[-1][1]
         return self.loss(HELD_BATCH)
 
-    def advance(self, n=1):
-        """n Adam steps on minibatches of BATCH training sentences (fewer if
-        the run diverges: it stops at the last finite step and says so)."""
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
-            for _ in range(n):
-                if self.stopped_at is not None or self.step >= MAX_STEPS:
-                    break
-                rows = self.batches.choice(len(TRAIN_BATCH.lengths), BATCH, replace=False)
-                batch = D.Batch(TRAIN_BATCH.tokens[rows], TRAIN_BATCH.lengths[rows])
-                loss, grads = D.loss_and_grads(self.params, self.cfg, batch, self.mask_kind,
-                                               self.positions)
-                params, adam = D.adam_step(self.params, grads, self.adam, self.lr)
-                if not (math.isfinite(loss) and all(np.isfinite(p).all() for p in params.values())):
-                    self.stopped_at = self.step
-                    break
-                self.losses.append(loss)
-                self.params, self.adam = params, adam
-                self.step += 1
-                if self.step % HELD_EVERY == 0:
-                    self._evaluate()
-        return self
+
+def single(mask_kind, positions="rope", lr=DEFAULT_LR, seed=DEFAULT_SEED):  # -> Run
+    """One run on its own."""
+    return Runs((mask_kind,), positions, lr, seed).runs[mask_kind]
 
 
 def train_both(lr=DEFAULT_LR, seed=DEFAULT_SEED, steps=DEFAULT_STEPS, positions="rope"):
     # -> {mask: Run}
     check_args(lr, seed, steps)
-    return {mask: Run(mask, positions, lr, seed).advance(steps) for mask in MASKS}
+    return Runs(MASKS, positions, lr, seed).advance(steps).runs
 
 
-SNAPSHOT_EVERY = 100  # a run can go back to any step from the snapshot before it
-_RUNS = {}  # (lr, seed, positions) -> {mask: Run}, and their snapshots
-_KEPT_RUNS = 4  # pairs of runs kept in memory; the oldest goes first
+SNAPSHOT_EVERY = 100  # the runs can go back to any step from the snapshot before it
+_RUNS = {}  # (lr, seed, positions) -> [Runs, {step: snapshot}]
+_KEPT_RUNS = 4  # groups kept in memory; the oldest goes first
 
 
-def _snapshot(run):
-    return (run.step, {n: v.copy() for n, v in run.params.items()},
-            {"t": run.adam["t"], "m": dict(run.adam["m"]), "v": dict(run.adam["v"])},
-            run.batches.get_state(), len(run.losses), len(run.held), run.stopped_at)
+def _snapshot(group):
+    return (group.step, {n: v.copy() for n, v in group.params.items()},
+            {"t": group.adam["t"], "m": {n: v.copy() for n, v in group.adam["m"].items()},
+             "v": {n: v.copy() for n, v in group.adam["v"].items()}},
+            group.batches.get_state(), [len(x) for x in group.losses],
+            [len(x) for x in group.held], list(group.stopped_at))
 
 
-def _restore(run, snap):
+def _restore(group, snap):
     step, params, adam, rng, n_losses, n_held, stopped = snap
-    run.step, run.params, run.adam, run.stopped_at = step, dict(params), dict(adam), stopped
-    run.batches.set_state(rng)
-    del run.losses[n_losses:], run.held[n_held:]
+    group.step, group.stopped_at = step, list(stopped)
+    group.params = {n: v.copy() for n, v in params.items()}
+    group.adam = {"t": adam["t"], "m": {n: v.copy() for n, v in adam["m"].items()},
+                  "v": {n: v.copy() for n, v in adam["v"].items()}}
+    group.batches.set_state(rng)
+    for losses, n in zip(group.losses, n_losses):
+        del losses[n:]
+    for held, n in zip(group.held, n_held):
+        del held[n:]
 
 
-def runs_at(lr, seed, positions, steps):  # -> {mask: Run} at exactly `steps`
+def runs_at(lr, seed, positions, steps):  # -> {mask: Run} at `steps` (or where each stopped)
     """Both runs of (lr, seed, positions) at step `steps`, as a page asks for
     them one change after another: forward from where they are, or back to
     the last snapshot before `steps` and forward again. Every path gives the
@@ -161,28 +235,31 @@ def runs_at(lr, seed, positions, steps):  # -> {mask: Run} at exactly `steps`
     check_args(lr, seed, steps)
     key = (float(lr), int(seed), positions)
     if key not in _RUNS:
+        group = Runs(MASKS, positions, lr, seed)  # refuses bad positions before anything goes
         while len(_RUNS) >= _KEPT_RUNS:
             del _RUNS[next(iter(_RUNS))]
-        _RUNS[key] = ({mask: Run(mask, positions, lr, seed) for mask in MASKS},
-                      {mask: {0: None} for mask in MASKS})
-    runs, snaps = _RUNS[key]
-    for mask, run in runs.items():
-        if run.step > steps:
-            back = max(s for s in snaps[mask] if s <= steps)
-            if back == 0:
-                runs[mask] = run = Run(mask, positions, lr, seed)
-            else:
-                _restore(run, snaps[mask][back])
-        while run.step < steps and run.stopped_at is None:
-            run.advance(min(steps, (run.step // SNAPSHOT_EVERY + 1) * SNAPSHOT_EVERY) - run.step)
-            if run.step % SNAPSHOT_EVERY == 0 and run.step not in snaps[mask]:
-                snaps[mask][run.step] = _snapshot(run)
-    return runs
+        _RUNS[key] = [group, {}]
+    entry = _RUNS[key]
+    group, snaps = entry
+    if group.step > steps:
+        back = max((s for s in snaps if s <= steps), default=0)
+        if back == 0:
+            entry[0] = group = Runs(MASKS, positions, lr, seed)
+        else:
+            _restore(group, snaps[back])
+    while group.step < steps and group.running():
+        group.advance(min(steps, (group.step // SNAPSHOT_EVERY + 1) * SNAPSHOT_EVERY) - group.step)
+        if group.step % SNAPSHOT_EVERY == 0 and group.step not in snaps:
+            snaps[group.step] = _snapshot(group)
+    return group.runs
 
 
 # ------------------------------------------------------------ generation
 
 def encode_words(words):  # words -> indices; unknown words refused in Spanish
+    if isinstance(words, str) or not all(isinstance(w, str) for w in words):
+        raise ValueError("las palabras deben llegar como una lista de palabras")
+    words = list(words)
     unknown = [w for w in words if w not in G.VOCABULARY]
     if unknown:
         raise ValueError("el modelo no conoce %s: su vocabulario es el de la gramática"
@@ -190,14 +267,20 @@ def encode_words(words):  # words -> indices; unknown words refused in Spanish
     if not words:
         raise ValueError("escribe al menos una palabra")
     if len(words) > G.MAX_WORDS:
-        raise ValueError("como mucho %d palabras" % G.MAX_WORDS)
+        raise ValueError("la frase puede tener como mucho %d palabras; llegaron %d"
+                         % (G.MAX_WORDS, len(words)))
     return [G.VOCABULARY.index(w) for w in words]
 
 
-def encode_prompt(words):  # a prompt leaves room for at least one new word
-    if len(words) >= G.MAX_WORDS:
-        raise ValueError("el comienzo debe tener menos de %d palabras" % G.MAX_WORDS)
-    return encode_words(words)
+def encode_prompt(words):  # a prompt leaves room for a new word, and is not finished
+    tokens = encode_words(words)
+    if len(tokens) >= G.MAX_WORDS:
+        raise ValueError("el comienzo debe tener menos de %d palabras; llegaron %d"
+                         % (G.MAX_WORDS, len(tokens)))
+    if G.END in words:
+        raise ValueError("el comienzo no puede llevar «%s»: es la palabra con la que el modelo "
+                         "termina una frase" % G.END)
+    return tokens
 
 
 def decode_step(params, cfg, caches, token, pos, positions):
@@ -246,22 +329,41 @@ def choose(logits, temperature, rng):  # -> (index, probs [V])
     return int(rng.choice(len(probs), p=probs / probs.sum())), probs
 
 
+MIN_TEMPERATURE, MAX_TEMPERATURE = 0.05, 5.0
+
+
+def check_generation(temperature, seed, max_words):
+    """Raise ValueError, in Spanish, unless temperature is 0 (greedy) or in
+    [MIN_TEMPERATURE, MAX_TEMPERATURE] (below it, logits / T overflow), the
+    seed is in range and max_words at most the grammar's longest sentence."""
+    if (not isinstance(temperature, numbers.Real) or isinstance(temperature, bool)
+            or not (temperature == 0 or MIN_TEMPERATURE <= temperature <= MAX_TEMPERATURE)):
+        raise ValueError("la temperatura debe ser 0 (la palabra más probable) o un número de "
+                         "%g a %g; llegó %r" % (MIN_TEMPERATURE, MAX_TEMPERATURE, temperature))
+    if not _is_integer(seed) or not 0 <= seed <= MAX_SEED:
+        raise ValueError("la semilla debe ser un entero de 0 a %d; llegó %r" % (MAX_SEED, seed))
+    if not _is_integer(max_words) or not 1 <= max_words <= G.MAX_WORDS:
+        raise ValueError("el largo máximo debe ser un entero de 1 a %d; llegó %r"
+                         % (G.MAX_WORDS, max_words))
+
+
 def generate(run, prompt, temperature=0.0, seed=0, max_words=G.MAX_WORDS):
     # -> {"words", "new", "probs", "cache_rows", "kv_saved", "kv_computed", "cached"}
     """Continue `prompt` word by word until «.» or max_words.
 
-    The causal run reads earlier words from its KV cache (`cached` True):
-    `cache_rows[i]` is how many positions each block's cache holds after
-    new word i, `kv_computed` the key/value rows projected and `kv_saved`
-    those a full recompute would have projected again. The bidirectional
+    `probs[i]` is the model's own probability of new word i (softmax of its
+    logits, whatever the temperature it was drawn with). The causal run
+    reads earlier words from its KV cache (`cached` True): `cache_rows[i]`
+    is how many positions each block's cache holds once word i is chosen
+    (the last word written is never fed back, so it is never cached),
+    `kv_computed` the key/value rows projected, `kv_saved` those a full
+    recompute at every step would have projected again. The bidirectional
     run cannot use a cache (adding a word changes what earlier positions
     read, so their block-2 keys change): it recomputes the whole prefix
     every step, and saves nothing.
     """
-    if not (isinstance(temperature, numbers.Real) and math.isfinite(temperature)
-            and 0 <= temperature <= 5):
-        raise ValueError("la temperatura debe ser un número de 0 a 5; llegó %r" % (temperature,))
-    tokens = encode_prompt(list(prompt))
+    check_generation(temperature, seed, max_words)
+    tokens = encode_prompt(prompt)
     rng = np.random.RandomState(seed)
     cfg, params = run.cfg, run.params
     kv_rows = 2 * cfg.n_block  # one k row and one v row per block, per word projected
@@ -279,9 +381,9 @@ def generate(run, prompt, temperature=0.0, seed=0, max_words=G.MAX_WORDS):
                                   run.mask_kind, run.positions)
             logits = logits[0, -1]
             computed += kv_rows * len(tokens)
-        index, p = choose(logits, temperature, rng)
+        index, _ = choose(logits, temperature, rng)
         new.append(G.VOCABULARY[index])
-        probs.append(float(p[index]))
+        probs.append(float(softmax(logits)[index]))
         tokens.append(index)
         if cached and len(tokens) < max_words and new[-1] != G.END:
             logits = decode_step(params, cfg, caches, index, len(tokens) - 1, run.positions)
@@ -303,26 +405,38 @@ def greedy_continuations(run, prompts, max_words=G.MAX_WORDS):
     The same words as `generate(run, prompt)` one prompt at a time (the
     mask closes every padded key, so padding changes nothing), for ~12
     passes over the batch instead of one per word of every prompt."""
-    tokens = [encode_prompt(list(p)) for p in prompts]
+    check_generation(0, 0, max_words)
+    tokens = [encode_prompt(p) for p in prompts]
     while True:
         open_ = [i for i, t in enumerate(tokens)
                  if len(t) < max_words and (len(t) == len(prompts[i]) or t[-1] != END_INDEX)]
         if not open_:
             break
         batch = D.encode([tuple(G.VOCABULARY[j] for j in tokens[i]) for i in open_], G.VOCABULARY)
-        h, _ = D.hidden(run.params, run.cfg, batch.tokens, batch.lengths, run.mask_kind,
-                        run.positions)
-        last = h[np.arange(len(open_)), batch.lengths - 1]  # [P, d]: each one's last word
+        h, _ = D.hidden(D.stack(run.params), run.cfg, batch.tokens, batch.lengths,
+                        (run.mask_kind,), run.positions)
+        last = h[0, np.arange(len(open_)), batch.lengths - 1]  # [P, d]: each one's last word
         logits = last @ run.params["w_u"] + run.params["b_u"]
         for i, index in zip(open_, np.argmax(logits, axis=-1)):
             tokens[i].append(int(index))
     return [tuple(G.VOCABULARY[j] for j in t) for t in tokens]
 
 
-def continuation_share(run, sentences=G.HELD_OUT):
-    """Share of the sentences' prompts whose greedy continuation is a
-    sentence of the grammar (its own check)."""
-    words = greedy_continuations(run, [s.words[:s.prompt] for s in sentences])
+def held_out_prompts(sentences=G.HELD_OUT):
+    """The distinct prompts of the sentences (several sentences share one):
+    each ends with the word that decides what must follow. Short as they
+    are, most also begin some training sentence: what they test is whether
+    a model can write on from them, not whether it has seen them."""
+    return list(dict.fromkeys(s.words[:s.prompt] for s in sentences))
+
+
+def continuation_share(run, prompts=None):
+    """Share of the prompts whose greedy continuation is a sentence of the
+    grammar (its own check); the held-out sentences' prompts by default."""
+    prompts = held_out_prompts() if prompts is None else prompts
+    if not prompts:
+        raise ValueError("hace falta al menos un comienzo")
+    words = greedy_continuations(run, prompts)
     return sum(G.is_sentence(w) for w in words) / len(words)
 
 
@@ -339,7 +453,7 @@ def attention_weights(run, words):  # -> [n_block, H, T, T]
     tokens = np.array([encode_words(list(words))])
     _, cache = D.forward(run.params, run.cfg, tokens, [tokens.shape[1]], run.mask_kind,
                          run.positions)
-    return np.stack([c[1][4][0] for c in cache[2]])
+    return np.stack([c[1][4][0, 0] for c in cache[2]])  # run 0, sentence 0
 
 
 def head_patterns(run, sentences=G.HELD_OUT):

@@ -1,41 +1,46 @@
 """A small Spanish grammar: the corpus of the capstone's decoder.
 
 Every sentence is made here, by rules; none is copied from anywhere. The
-grammar is finite, so it is enumerated whole: each sentence with its exact
-probability under the generating process. That gives three things no sample
-could: the grammar's own next-word distribution after any prefix
-(`next_words`), hence the lowest loss a causal model can reach
-(`entropy_per_word`), and an exact membership test for what a model writes
+grammar is finite, so it is enumerated whole, each sentence with its
+probability: every sentence is equally likely (a kind in proportion to how
+many sentences it has, then each slot uniformly among its options). That
+gives three things no sample could: the grammar's own next-word
+distribution after any prefix (`next_words`), hence the loss a model that
+had learned those probabilities exactly would pay on any sentences
+(`entropy_per_word`: on sentences it never saw, no model can expect to pay
+less), and an exact membership test for what a model writes
 (`is_sentence`).
 
 What the sentences exercise
 ---------------------------
-- Agreement: el/los banco/bancos, viejo/viejos, es/son, está/están,
-  cobra/cobran, presta/prestan; del parque / de la plaza.
+- Agreement: el/los, banco/bancos, viejo/viejos, es/son, está/están,
+  cobra/cobran; del parque / de la plaza.
 - The two senses of «banco», decided by a word *after* it («el banco del
   parque …», «el banco de inversión …») or *before* it («en la plaza el
   banco …», «con la hipoteca el banco …»); what comes at the end (es de
   madera / cobra intereses) must fit the sense.
-- A copy: a name said twice («ana se sienta en el banco del parque y ana
-  lee»). The second name can only be predicted by looking back at the first
-  one, wherever it stands: the pattern real models learn with a look-back
-  (induction) head.
+- A copy: a companion's name said twice («ana se sienta con luis en el
+  banco del parque y luis lee»). After «y» the name to write is the one
+  after «con», several words back and at no fixed distance; the subject's
+  name, also earlier, is the wrong one. Only a head that looks back at the
+  companion's name can predict it.
 
-Kinds of sentence, each chosen with probability 1/4, then every slot
-uniformly among its options:
+Kinds of sentence (an optional opener, «además» or «también», first):
 
-    despues   [tiempo] DET BANCO [ADJ] COMPLEMENTO PREDICADO .
-    antes     [tiempo] CONTEXTO DET BANCO [ADJ] PREDICADO .
-    copia     [tiempo] NOMBRE se sienta en el banco LUGAR y NOMBRE ACCIÓN .
-    pide      [tiempo] NOMBRE pide un crédito al banco y NOMBRE ACCIÓN .
+    despues   DET [ADJ] BANCO COMPLEMENTO PREDICADO .
+    antes     CONTEXTO DET [ADJ] BANCO PREDICADO .
+    copia     NOMBRE se sienta con NOMBRE₂ en el banco LUGAR y NOMBRE₂ ACCIÓN .
+              (no opener)
+    pide      NOMBRE va al banco con NOMBRE₂ y NOMBRE₂ pide un crédito .
 
-Every sentence ends with «.», the word a generator writes to stop. The
-prompt of a sentence (`Sentence.prompt`) ends with the word that decides
-what must follow: the place or kind of bank (the sense of banco) or the
-first name (who comes back after «y»). A continuation is right when prompt
-+ continuation is a sentence of the grammar: that is the grammar's own
-check. To pass it a generator must carry the deciding word, and the number
-of «el banco»/«los bancos», several words forward.
+NOMBRE₂ is never NOMBRE. Every sentence ends with «.», the word a
+generator writes to stop. The prompt of a sentence (`Sentence.prompt`)
+ends with the word that decides what must follow: the place or kind of
+bank (the sense of banco) or the companion's name (who comes back after
+«y»). A continuation is right when prompt + continuation is a sentence of
+the grammar: that is the grammar's own check. To pass it a generator must
+carry the deciding word, and the number of «el banco»/«los bancos»,
+several words forward.
 """
 from __future__ import annotations
 
@@ -48,75 +53,76 @@ import numpy as np
 
 END = "."
 
-TIMES = ("", "hoy", "ahora")  # "" = no time word
-NAMES = ("ana", "luis", "marta", "pablo", "sara", "juan", "elena", "mario")
+OPENERS = ("", "además", "también")  # "" = none
+NAMES = ("ana", "luis", "marta", "pablo", "sara", "juan")
 ACTIONS = ("lee", "descansa", "sonríe")
 # Places after «banco» (the seat) and kinds of bank after it (the entity).
 SEAT_AFTER = (("del", "parque"), ("de", "la", "plaza"), ("del", "jardín"))
-BANK_AFTER = (("de", "ahorros"), ("de", "inversión"), ("de", "crédito"))
+BANK_AFTER = (("central",), ("de", "inversión"), ("de", "crédito"))
 # What comes before «el banco» and decides its sense.
 SEAT_BEFORE = (("en", "el", "parque"), ("en", "la", "plaza"), ("en", "el", "jardín"))
-BANK_BEFORE = (("con", "la", "hipoteca"), ("con", "el", "préstamo"), ("con", "el", "crédito"))
+BANK_BEFORE = (("con", "la", "hipoteca"), ("con", "la", "cuenta"), ("con", "la", "tarjeta"))
 # (singular, plural) predicates by sense.
 PREDICATES = {
     "asiento": ((("es", "de", "madera"), ("son", "de", "madera")),
                 (("está", "al", "sol"), ("están", "al", "sol"))),
     "entidad": ((("cobra", "intereses"), ("cobran", "intereses")),
-                (("presta", "dinero"), ("prestan", "dinero"))),
+                (("cobra", "comisiones"), ("cobran", "comisiones"))),
 }
-NOUN = {"singular": ("el", "banco"), "plural": ("los", "bancos")}
+DETERMINERS = {"singular": "el", "plural": "los"}
+NOUNS = {"singular": "banco", "plural": "bancos"}
+# Before the noun: «el viejo banco de inversión» keeps the compound whole.
 ADJECTIVES = {"singular": ("", "viejo", "nuevo"), "plural": ("", "viejos", "nuevos")}
 NUMBERS = ("singular", "plural")
+SENSES = ("asiento", "entidad")
 KINDS = ("despues", "antes", "copia", "pide")
 
 HELD_OUT_SHARE = 0.2
 SPLIT_SEED = 7
 
 # words: tuple of words (END last); p: probability under the grammar; kind;
-# sense of banco; prompt: how many words the held-out prompt keeps.
+# sense of banco; prompt: how many words the prompt keeps (through the
+# deciding word).
 Sentence = namedtuple("Sentence", "words p kind sense prompt")
 
 
-def _opt(word):  # "" -> (), "hoy" -> ("hoy",)
+def _opt(word):  # "" -> (), "además" -> ("además",)
     return (word,) if word else ()
 
 
-def _sentences():
-    """Every sentence with its probability: kind 1/4, then uniform slots."""
-    out = []
-    for kind in KINDS:
-        made = []
-        if kind == "despues":
-            for time, number, sense, adj_i, pred_i in itertools.product(
-                    TIMES, NUMBERS, ("asiento", "entidad"), range(3), range(2)):
-                for comp in (SEAT_AFTER if sense == "asiento" else BANK_AFTER):
-                    head = _opt(time) + NOUN[number] + _opt(ADJECTIVES[number][adj_i]) + comp
-                    pred = PREDICATES[sense][pred_i][NUMBERS.index(number)]
-                    made.append((head + pred + (END,), sense, len(head)))  # … parque | es
-        elif kind == "antes":
-            for time, number, sense, adj_i, pred_i in itertools.product(
-                    TIMES, NUMBERS, ("asiento", "entidad"), range(3), range(2)):
-                for ctx in (SEAT_BEFORE if sense == "asiento" else BANK_BEFORE):
-                    head = _opt(time) + ctx + NOUN[number] + _opt(ADJECTIVES[number][adj_i])
-                    pred = PREDICATES[sense][pred_i][NUMBERS.index(number)]
-                    made.append((head + pred + (END,), sense, len(_opt(time)) + len(ctx)))
-        elif kind == "copia":
-            for time, name, place, action in itertools.product(
-                    TIMES, NAMES, SEAT_AFTER, ACTIONS):
-                head = _opt(time) + (name, "se", "sienta", "en", "el", "banco") + place + ("y",)
-                made.append((head + (name, action, END), "asiento", len(_opt(time)) + 1))
-        else:  # pide
-            for time, name, action in itertools.product(TIMES, NAMES, ACTIONS):
-                head = _opt(time) + (name, "pide", "un", "crédito", "al", "banco", "y")
-                made.append((head + (name, action, END), "entidad", len(_opt(time)) + 1))
-        # Uniform over each slot = uniform over the kind's sentences, except
-        # that the two senses' option lists have equal length, so it is.
-        p = 1.0 / len(KINDS) / len(made)
-        out.extend(Sentence(words, p, kind, sense, prompt) for words, sense, prompt in made)
-    return tuple(out)
+def _noun_phrase(number, adj_i):  # -> ("los", "viejos", "bancos")
+    return (DETERMINERS[number],) + _opt(ADJECTIVES[number][adj_i]) + (NOUNS[number],)
 
 
-SENTENCES = _sentences()
+def _made():
+    """Every sentence as (words, kind, sense, prompt length)."""
+    made = []
+    slots = itertools.product(OPENERS, NUMBERS, SENSES, range(3), range(2), range(3))
+    for opener, number, sense, adj_i, pred_i, which in slots:
+        pred = PREDICATES[sense][pred_i][NUMBERS.index(number)]
+        noun = _noun_phrase(number, adj_i)
+        comp = (SEAT_AFTER if sense == "asiento" else BANK_AFTER)[which]
+        head = _opt(opener) + noun + comp
+        made.append((head + pred + (END,), "despues", sense, len(head)))
+        ctx = (SEAT_BEFORE if sense == "asiento" else BANK_BEFORE)[which]
+        made.append((_opt(opener) + ctx + noun + pred + (END,), "antes", sense,
+                     len(_opt(opener) + ctx)))
+    for opener, name, other in itertools.product(OPENERS, NAMES, NAMES):
+        if name == other:
+            continue
+        if not opener:  # the place alone already moves «y» away from the name
+            for place, action in itertools.product(SEAT_AFTER, ACTIONS):
+                head = (name, "se", "sienta", "con", other)
+                made.append((head + ("en", "el", "banco") + place + ("y", other, action, END),
+                             "copia", "asiento", len(head)))
+        head = _opt(opener) + (name, "va", "al", "banco", "con", other)
+        made.append((head + ("y", other, "pide", "un", "crédito", END), "pide", "entidad",
+                     len(head)))
+    return made
+
+
+SENTENCES = tuple(Sentence(words, 1.0 / len(_made()), kind, sense, prompt)
+                  for words, kind, sense, prompt in _made())
 LANGUAGE = frozenset(s.words for s in SENTENCES)
 # The model's vocabulary: every word of the grammar, END first, then in the
 # order they first appear (a fixed order, the same on every machine).
@@ -163,8 +169,10 @@ def word_losses(words):  # a sentence -> [len - 1] of −ln p(word | prefix)
 
 def entropy_per_word(sentences):
     """Mean over every predicted word of `sentences` of −ln p_grammar(word |
-    words before it): the lowest mean loss, in nats, a causal model can
-    expect on them (the first word is given, never predicted)."""
+    words before it), in nats (the first word is given, never predicted):
+    what a model that had learned the grammar's probabilities exactly
+    would pay on them. On sentences drawn from the grammar that it never
+    saw, no model can expect to pay less."""
     losses = [x for s in sentences for x in word_losses(s.words)]
     return sum(losses) / len(losses)
 
@@ -172,9 +180,3 @@ def entropy_per_word(sentences):
 def is_sentence(words):
     """The grammar's own check: is this word sequence one of its sentences?"""
     return tuple(words) in LANGUAGE
-
-
-def sample(n, seed, sentences=SENTENCES):  # -> n sentences drawn by their probabilities
-    rng = np.random.RandomState(seed)
-    p = np.array([s.p for s in sentences])
-    return tuple(sentences[i] for i in rng.choice(len(sentences), size=n, p=p / p.sum()))

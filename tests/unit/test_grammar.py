@@ -1,9 +1,9 @@
 """The capstone's grammar: its probabilities, its agreement, its split, its check.
 
-Each sentence's probability is derived again here from the generating
-process the module's docstring states (a kind with 1/4, then each slot
-uniformly), and the next-word distributions are checked through the chain
-rule against those probabilities.
+The next-word distributions are checked through the chain rule against the
+sentences' probabilities, and by hand from the generating process the
+module's docstring states (every sentence equally likely, so each slot
+uniform among its options).
 """
 from __future__ import annotations
 
@@ -16,27 +16,17 @@ from lab_core import grammar as G
 
 PLACES = {"parque": "m", "jardín": "m", "plaza": "f"}
 SEAT_WORDS = {"parque", "plaza", "jardín"}
-BANK_WORDS = {"ahorros", "inversión", "crédito", "hipoteca", "préstamo"}
+BANK_WORDS = {"central", "inversión", "crédito", "hipoteca", "cuenta", "tarjeta"}
+VERBS = {"es": "asiento", "está": "asiento", "son": "asiento", "están": "asiento",
+         "cobra": "entidad", "cobran": "entidad"}
 
 
-def process_probability(s):
-    """1/4 for the kind, then 1/(options) for each slot the kind fills."""
-    p = 1 / 4 / len(G.TIMES)
-    if s.kind in ("despues", "antes"):
-        # number, sense, adjective, predicate, complement or context
-        return p / 2 / 2 / 3 / 2 / 3
-    if s.kind == "copia":
-        return p / len(G.NAMES) / 3 / len(G.ACTIONS)
-    return p / len(G.NAMES) / len(G.ACTIONS)
-
-
-def test_probabilities_follow_the_generating_process():
-    assert len(G.SENTENCES) == len(G.LANGUAGE) == 720  # no sentence made twice
-    for s in G.SENTENCES:
-        assert s.p == pytest.approx(process_probability(s), rel=1e-12)
-    assert sum(s.p for s in G.SENTENCES) == pytest.approx(1.0)
-    for kind in G.KINDS:
-        assert sum(s.p for s in G.SENTENCES if s.kind == kind) == pytest.approx(0.25)
+def test_every_sentence_is_equally_likely_and_made_once():
+    kinds = Counter(s.kind for s in G.SENTENCES)
+    # despues and antes: opener 3 × number 2 × sense 2 × adjective 3 × predicate 2 × option 3
+    assert kinds == {"despues": 216, "antes": 216, "copia": 30 * 3 * 3, "pide": 3 * 30}
+    assert len(G.LANGUAGE) == len(G.SENTENCES) == 792
+    assert all(s.p == 1 / 792 for s in G.SENTENCES)
 
 
 def test_next_words_multiply_back_to_each_sentence():
@@ -46,34 +36,38 @@ def test_next_words_multiply_back_to_each_sentence():
         first[s.words[0]] += s.p
     for s in G.SENTENCES[::7]:
         assert sum(G.word_losses(s.words)) == pytest.approx(-math.log(s.p / first[s.words[0]]))
-    for prefix in [(), ("el", "banco"), ("hoy", "ana", "se")]:
+    for prefix in [(), ("el", "banco"), ("ana", "se")]:
         assert sum(G.next_words(prefix).values()) == pytest.approx(1.0)
 
 
 def test_next_words_by_hand():
     assert G.next_words(("el", "banco", "del", "parque")) == pytest.approx({"es": 0.5, "está": 0.5})
-    assert G.next_words(("los", "bancos", "de", "inversión")) == pytest.approx(
-        {"cobran": 0.5, "prestan": 0.5})
-    copy = ("hoy", "marta", "se", "sienta", "en", "el", "banco", "de", "la", "plaza", "y")
-    assert G.next_words(copy) == {"marta": 1.0}
-    # «el banco» opens only «despues» sentences (singular, no time word): an
-    # adjective (1/3 each) or none (1/3), then the sense (1/2) and one of its
-    # three complements: «del» for parque and jardín, «de» for la plaza and every bank
-    after = G.next_words(("el", "banco"))
-    assert after["viejo"] == after["nuevo"] == pytest.approx(1 / 3)
-    assert after["del"] == pytest.approx(1 / 3 * 1 / 2 * 2 / 3)
-    assert after["de"] == pytest.approx(1 / 3 * (1 / 2 * 1 / 3 + 1 / 2))
+    assert G.next_words(("los", "bancos", "de", "inversión")) == {"cobran": 1.0}
+    assert G.next_words(("los", "bancos", "de", "inversión", "cobran")) == pytest.approx(
+        {"intereses": 0.5, "comisiones": 0.5})
+    copy = ("marta", "se", "sienta", "con", "luis", "en", "el", "banco", "de", "la", "plaza", "y")
+    assert G.next_words(copy) == {"luis": 1.0}
+    # «el» opens despues sentences without an opener: no adjective, viejo or nuevo
+    assert G.next_words(("el",)) == pytest.approx({"banco": 1 / 3, "viejo": 1 / 3, "nuevo": 1 / 3})
+    # then the sense (1/2) and one of its three complements: «del» parque or
+    # jardín, «de» la plaza, inversión or crédito, «central»
+    assert G.next_words(("el", "banco")) == pytest.approx(
+        {"del": 1 / 2 * 2 / 3, "de": 1 / 2 * 1 / 3 + 1 / 2 * 2 / 3, "central": 1 / 2 * 1 / 3})
     assert G.next_words(("nadie",)) == {}
 
 
 def test_entropy_is_the_mean_of_the_word_losses():
     one = G.HELD_OUT[0]
-    assert G.entropy_per_word([one]) == pytest.approx(sum(G.word_losses(one.words)) / (len(one.words) - 1))
-    # a copy sentence pays nothing for its second name: p = 1
+    assert G.entropy_per_word([one]) == pytest.approx(
+        sum(G.word_losses(one.words)) / (len(one.words) - 1))
+    # a copy sentence pays nothing for the companion's name said again: p = 1
     copy = next(s for s in G.SENTENCES if s.kind == "copia")
     y = copy.words.index("y")
-    assert G.word_losses(copy.words)[y] == 0.0  # loss of words[y + 1]
-    assert 0.4 < G.entropy_per_word(G.HELD_OUT) < 0.6
+    assert G.word_losses(copy.words)[y] == 0.0  # the loss of words[y + 1]
+    # every sentence's words, each paying its own share
+    total = sum(sum(G.word_losses(s.words)) for s in G.SENTENCES)
+    assert G.entropy_per_word(G.SENTENCES) == pytest.approx(
+        total / sum(len(s.words) - 1 for s in G.SENTENCES))
 
 
 def test_every_sentence_agrees():
@@ -82,31 +76,34 @@ def test_every_sentence_agrees():
         assert w[-1] == G.END and w.count(G.END) == 1
         if s.kind in ("despues", "antes"):
             plural = "bancos" in w
-            det = w[w.index("bancos" if plural else "banco") - 1]
-            assert det == ("los" if plural else "el")
-            verbs = {"es", "está", "cobra", "presta", "son", "están", "cobran", "prestan"}
-            (verb,) = [x for x in w if x in verbs]
-            assert verb.endswith("n") == plural, w
+            noun = w.index("bancos" if plural else "banco")
+            det = noun - 1 if w[noun - 1] in ("el", "los") else noun - 2
+            assert w[det] == ("los" if plural else "el"), w
             adjectives = [x for x in w if x.startswith(("viej", "nuev"))]
             assert all(a.endswith("s") == plural for a in adjectives), w
+            (verb,) = [x for x in w if x in VERBS]
+            assert verb.endswith("n") == plural, w
             seat = bool(SEAT_WORDS & set(w))
             assert seat == (s.sense == "asiento") and bool(BANK_WORDS & set(w)) != seat
-            assert (verb in {"es", "está", "son", "están"}) == seat, w
+            assert VERBS[verb] == s.sense, w
         for i, word in enumerate(w):
             if word in PLACES and w[i - 1] in ("del", "la"):
                 assert (w[i - 1] == "del") == (PLACES[word] == "m"), w
         if s.kind in ("copia", "pide"):
-            names = [x for x in w if x in G.NAMES]
-            assert len(names) == 2 and names[0] == names[1]
+            subject, companion, again = [x for x in w if x in G.NAMES]
+            assert companion == again != subject
+            assert w[w.index("con") + 1] == companion and w[w.index("y") + 1] == companion
 
 
 def test_the_grammar_check():
     assert G.is_sentence("los bancos del parque son de madera .".split())
-    for wrong in ("los bancos del parque es de madera .",       # number
-                  "el banco de la parque es de madera .",       # gender
-                  "el banco de inversión es de madera .",       # sense
-                  "ana se sienta en el banco del parque y luis lee .",  # the copy
-                  "el banco del parque es de madera"):          # no end
+    assert G.is_sentence("además el viejo banco de inversión cobra intereses .".split())
+    for wrong in ("los bancos del parque es de madera .",        # number
+                  "el banco de la parque es de madera .",        # gender
+                  "el banco de inversión es de madera .",        # sense
+                  "ana se sienta con luis en el banco del parque y ana lee .",  # the copy
+                  "ana se sienta con ana en el banco del parque y ana lee .",   # one person
+                  "el banco del parque es de madera"):           # no end
         assert not G.is_sentence(wrong.split()), wrong
 
 
@@ -114,7 +111,7 @@ def test_prompts_end_with_the_deciding_word():
     for s in G.SENTENCES:
         last = s.words[s.prompt - 1]
         if s.kind in ("copia", "pide"):
-            assert last in G.NAMES
+            assert last == s.words[s.words.index("y") + 1]  # the name to write again
         else:
             assert last in SEAT_WORDS | BANK_WORDS
 
