@@ -12,6 +12,10 @@ PORT   ?= 8000
 # pytest workers (pytest-xdist): a module's warm-page tests stay together on
 # one worker (tests/e2e/conftest.py); JOBS=0 runs every test in one process.
 JOBS   ?= 2
+# One thread each for NumPy's BLAS and torch in the test processes: their
+# arrays are small, and per-process thread pools only fight the other
+# worker and Chromium for the same cores.
+TEST_ENV := OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
 
 .PHONY: run test check build bench screenshot loadtest stress trace setup setup-test chromium clean
 
@@ -19,10 +23,10 @@ run: build
 	$(PY) scripts/serve.py --port $(PORT)
 
 test: build setup-test chromium
-	$(PY) -m pytest tests -n $(JOBS) --dist loadgroup
+	$(TEST_ENV) $(PY) -m pytest tests -n $(JOBS) --dist loadgroup
 
 check: setup-test
-	$(PY) -m pytest tests/unit -n $(JOBS) --dist loadgroup
+	$(TEST_ENV) $(PY) -m pytest tests/unit -n $(JOBS) --dist loadgroup
 
 bench: build setup-test chromium
 	$(PY) scripts/bench.py
