@@ -38,28 +38,17 @@ from collections import namedtuple
 
 import numpy as np
 
+from .attention import make_mask
 from .block import sinusoidal_pe
 
-Config = namedtuple("Config", "vocab d_model n_head d_ff n_block max_len")
+Config = namedtuple("Config", "vocab d_model n_head d_ff n_block")
 POSITIONS = ("rope", "sinusoidal")
 ROPE_BASE = 100.0  # pair i turns by θ_i = 100^(−2i/d_h) per position: 1, 0,32, 0,1, 0,03
 LN_EPS = 1e-5
 ADAM = {"beta1": 0.9, "beta2": 0.99, "eps": 1e-8}
 
 
-def block_names(l):  # block l's parameter names, in a fixed order
-    return tuple("b%d.%s" % (l, n) for n in (
-        "ln1_g", "ln1_b", "w_q", "w_k", "w_v", "w_o", "ln2_g", "ln2_b", "w1", "b1", "w2", "b2"))
-
-
-def param_names(cfg):
-    names = ("emb",)
-    for l in range(cfg.n_block):
-        names += block_names(l)
-    return names + ("lnf_g", "lnf_b", "w_u", "b_u")
-
-
-def param_shapes(cfg):  # -> {name: shape}
+def param_shapes(cfg):  # -> {name: shape}, in a fixed order (`param_names`)
     d, f, v = cfg.d_model, cfg.d_ff, cfg.vocab
     one = {"ln1_g": (d,), "ln1_b": (d,), "w_q": (d, d), "w_k": (d, d), "w_v": (d, d),
            "w_o": (d, d), "ln2_g": (d,), "ln2_b": (d,), "w1": (d, f), "b1": (f,),
@@ -69,6 +58,10 @@ def param_shapes(cfg):  # -> {name: shape}
         shapes.update(("b%d.%s" % (l, n), s) for n, s in one.items())
     shapes.update(lnf_g=(d,), lnf_b=(d,), w_u=(d, v), b_u=(v,))
     return shapes
+
+
+def param_names(cfg):
+    return tuple(param_shapes(cfg))
 
 
 def count_params(cfg):
@@ -166,12 +159,7 @@ def key_mask(lengths, n_pos, mask_kind):  # [B] -> allowed [B, 1, T, T] bool
     """Query i may read key j if j is a word of the sentence (not padding)
     and, under the causal mask, j ≤ i."""
     real = np.arange(n_pos)[None, :] < np.asarray(lengths)[:, None]  # [B, T]
-    allowed = np.broadcast_to(real[:, None, None, :], (len(real), 1, n_pos, n_pos))
-    if mask_kind == "causal":
-        allowed = allowed & np.tril(np.ones((n_pos, n_pos), dtype=bool))
-    elif mask_kind != "bidirectional":
-        raise ValueError("la máscara «%s» no existe; usa «causal» o «bidirectional»" % (mask_kind,))
-    return allowed
+    return real[:, None, None, :] & make_mask(mask_kind, n_pos)  # the lab's masks
 
 
 def split_heads(x, n_head):  # [..., T, d] -> [..., H, T, d_h]

@@ -28,9 +28,9 @@ import numpy as np
 from . import decoder as D
 from . import grammar as G
 from .attention import softmax
+from .generation import choose
 
-CONFIG = D.Config(vocab=len(G.VOCABULARY), d_model=16, n_head=2, d_ff=32, n_block=2,
-                  max_len=G.MAX_WORDS)
+CONFIG = D.Config(vocab=len(G.VOCABULARY), d_model=16, n_head=2, d_ff=32, n_block=2)
 DEFAULT_LR = 0.01
 DEFAULT_SEED = 0
 DEFAULT_STEPS = 1000
@@ -39,9 +39,9 @@ MAX_SEED = 9999
 MAX_LR = 1.0
 # Sentences per step. Small batches: a step's cost in the browser is its
 # elements (docs/performance.md), and their noise keeps the model from
-# memorising its 577 sentences (the held-out loss stays near the bound).
+# memorising its training sentences (the held-out loss stays near the bound).
 BATCH = 8
-HELD_EVERY = 50  # the held-out loss every 50 steps: a forward pass over 143 sentences
+HELD_EVERY = 50  # the held-out loss every 50 steps: a forward pass over every held-out sentence
 MASKS = ("causal", "bidirectional")
 # A head is named when its mean weight on the pattern's word reaches this.
 PATTERN_SHARE = 0.5
@@ -54,14 +54,18 @@ def _is_integer(value):
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
+def _check_seed(seed):
+    if not _is_integer(seed) or not 0 <= seed <= MAX_SEED:
+        raise ValueError("la semilla debe ser un entero de 0 a %d; llegó %r" % (MAX_SEED, seed))
+
+
 def check_args(lr, seed, steps):
     """Raise ValueError, in Spanish, unless 0 < lr ≤ MAX_LR and seed, steps are in range."""
     if (not isinstance(lr, numbers.Real) or isinstance(lr, bool) or not math.isfinite(lr)
             or not 0 < lr <= MAX_LR):
         raise ValueError("la tasa de aprendizaje debe ser un número mayor que 0 y como "
                          "mucho %g; llegó %r" % (MAX_LR, lr))
-    if not _is_integer(seed) or not 0 <= seed <= MAX_SEED:
-        raise ValueError("la semilla debe ser un entero de 0 a %d; llegó %r" % (MAX_SEED, seed))
+    _check_seed(seed)
     if not _is_integer(steps) or not 0 <= steps <= MAX_STEPS:
         raise ValueError("los pasos deben ser un entero de 0 a %d; llegó %r" % (MAX_STEPS, steps))
 
@@ -205,20 +209,22 @@ _RUNS = {}  # (lr, seed, positions) -> [Runs, {step: snapshot}]
 _KEPT_RUNS = 4  # groups kept in memory; the oldest goes first
 
 
+def _copied(params, adam):  # weights and Adam's state, sharing no array with the originals
+    return ({n: v.copy() for n, v in params.items()},
+            {"t": adam["t"], "m": {n: v.copy() for n, v in adam["m"].items()},
+             "v": {n: v.copy() for n, v in adam["v"].items()}})
+
+
 def _snapshot(group):
-    return (group.step, {n: v.copy() for n, v in group.params.items()},
-            {"t": group.adam["t"], "m": {n: v.copy() for n, v in group.adam["m"].items()},
-             "v": {n: v.copy() for n, v in group.adam["v"].items()}},
-            group.batches.get_state(), [len(x) for x in group.losses],
-            [len(x) for x in group.held], list(group.stopped_at))
+    return ((group.step,) + _copied(group.params, group.adam)
+            + (group.batches.get_state(), [len(x) for x in group.losses],
+               [len(x) for x in group.held], list(group.stopped_at)))
 
 
 def _restore(group, snap):
     step, params, adam, rng, n_losses, n_held, stopped = snap
     group.step, group.stopped_at = step, list(stopped)
-    group.params = {n: v.copy() for n, v in params.items()}
-    group.adam = {"t": adam["t"], "m": {n: v.copy() for n, v in adam["m"].items()},
-                  "v": {n: v.copy() for n, v in adam["v"].items()}}
+    group.params, group.adam = _copied(params, adam)
     group.batches.set_state(rng)
     for losses, n in zip(group.losses, n_losses):
         del losses[n:]
@@ -302,9 +308,7 @@ def decode_step(params, cfg, caches, token, pos, positions):
             q, k = D.rope(q, cos, sin), D.rope(k, cos, sin)
         caches[l]["k"] = np.concatenate([caches[l]["k"], k], axis=1)  # [H, t, d_h]
         caches[l]["v"] = np.concatenate([caches[l]["v"], v], axis=1)
-        scores = q @ caches[l]["k"].transpose(0, 2, 1) / math.sqrt(d_h)  # [H, 1, t]
-        w = np.exp(scores - scores.max(axis=-1, keepdims=True))
-        w = w / w.sum(axis=-1, keepdims=True)
+        w = softmax(q @ caches[l]["k"].transpose(0, 2, 1) / math.sqrt(d_h))  # [H, 1, t]
         mixed = D.merge_heads((w @ caches[l]["v"])[None])[0]  # [1, d]
         x = x + mixed @ p["w_o"]
         h, _ = D.layer_norm(x, p["ln2_g"], p["ln2_b"])
@@ -319,16 +323,6 @@ def empty_caches(cfg):
             for _ in range(cfg.n_block)]
 
 
-def choose(logits, temperature, rng):  # -> (index, probs [V])
-    """Greedy (temperature 0: the most probable word, the first on a tie) or
-    a draw from softmax(logits / temperature)."""
-    if temperature == 0:
-        probs = softmax(logits)
-        return int(np.argmax(probs)), probs
-    probs = softmax(logits / temperature)
-    return int(rng.choice(len(probs), p=probs / probs.sum())), probs
-
-
 MIN_TEMPERATURE, MAX_TEMPERATURE = 0.05, 5.0
 
 
@@ -340,8 +334,7 @@ def check_generation(temperature, seed, max_words):
             or not (temperature == 0 or MIN_TEMPERATURE <= temperature <= MAX_TEMPERATURE)):
         raise ValueError("la temperatura debe ser 0 (la palabra más probable) o un número de "
                          "%g a %g; llegó %r" % (MIN_TEMPERATURE, MAX_TEMPERATURE, temperature))
-    if not _is_integer(seed) or not 0 <= seed <= MAX_SEED:
-        raise ValueError("la semilla debe ser un entero de 0 a %d; llegó %r" % (MAX_SEED, seed))
+    _check_seed(seed)
     if not _is_integer(max_words) or not 1 <= max_words <= G.MAX_WORDS:
         raise ValueError("el largo máximo debe ser un entero de 1 a %d; llegó %r"
                          % (G.MAX_WORDS, max_words))
@@ -381,7 +374,7 @@ def generate(run, prompt, temperature=0.0, seed=0, max_words=G.MAX_WORDS):
                                   run.mask_kind, run.positions)
             logits = logits[0, -1]
             computed += kv_rows * len(tokens)
-        index, _ = choose(logits, temperature, rng)
+        index, _ = choose(logits, temperature, rng)  # the lab's one rule, ties included
         new.append(G.VOCABULARY[index])
         probs.append(float(softmax(logits)[index]))
         tokens.append(index)
@@ -417,8 +410,8 @@ def greedy_continuations(run, prompts, max_words=G.MAX_WORDS):
                         (run.mask_kind,), run.positions)
         last = h[0, np.arange(len(open_)), batch.lengths - 1]  # [P, d]: each one's last word
         logits = last @ run.params["w_u"] + run.params["b_u"]
-        for i, index in zip(open_, np.argmax(logits, axis=-1)):
-            tokens[i].append(int(index))
+        for i, row in zip(open_, logits):
+            tokens[i].append(choose(row, 0, None)[0])
     return [tuple(G.VOCABULARY[j] for j in t) for t in tokens]
 
 

@@ -121,8 +121,9 @@ def _made():
     return made
 
 
-SENTENCES = tuple(Sentence(words, 1.0 / len(_made()), kind, sense, prompt)
-                  for words, kind, sense, prompt in _made())
+_ALL = _made()
+SENTENCES = tuple(Sentence(words, 1.0 / len(_ALL), kind, sense, prompt)
+                  for words, kind, sense, prompt in _ALL)
 LANGUAGE = frozenset(s.words for s in SENTENCES)
 # The model's vocabulary: every word of the grammar, END first, then in the
 # order they first appear (a fixed order, the same on every machine).

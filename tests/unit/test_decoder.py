@@ -19,8 +19,7 @@ from lab_core import decoder as D
 from lab_core import decoder_run as R
 from lab_core import grammar as G
 
-SMALL = D.Config(vocab=len(G.VOCABULARY), d_model=8, n_head=2, d_ff=12, n_block=2,
-                 max_len=G.MAX_WORDS)
+SMALL = D.Config(vocab=len(G.VOCABULARY), d_model=8, n_head=2, d_ff=12, n_block=2)
 # Sentences of every kind and several lengths, so that padding and both masks matter.
 SAMPLE = D.encode([s.words for s in G.TRAIN[::97]], G.VOCABULARY)
 CASES = [(mask, positions) for mask in R.MASKS for positions in D.POSITIONS]
