@@ -54,7 +54,7 @@ ROWS = (
 )
 BLOCK_ROWS = (1, 3)  # the rows inside one block (first, last)
 WHOLE = ("block", "bloque")  # the panel of the whole block marks every part inside it
-PAGES = {"attention": "./", "block": "bloque.html"}
+PAGES = {"attention": "./", "block": "bloque.html", "model": "modelo.html"}
 
 WIDTH = 360
 ROW_HEIGHT = 24

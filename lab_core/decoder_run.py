@@ -434,7 +434,15 @@ def continuation_share(run, prompts=None):
 
 
 def lesson(runs):  # {mask: Run} -> the figures the verdict is built from
-    return {mask: {"train_loss": run.train_loss(), "held_loss": run.held_loss(),
+    groups = {id(run.group) for run in runs.values()}
+    if len(groups) == 1:  # runs stepped together: one stacked pass over the training set
+        group = next(iter(runs.values())).group
+        stacked = D.mean_losses(group.params, group.cfg, TRAIN_BATCH, group.masks,
+                                group.positions)
+        train = {mask: float(stacked[run.index]) for mask, run in runs.items()}
+    else:
+        train = {mask: run.train_loss() for mask, run in runs.items()}
+    return {mask: {"train_loss": train[mask], "held_loss": run.held_loss(),
                    "correct": continuation_share(run), "stopped_at": run.stopped_at}
             for mask, run in runs.items()}
 
@@ -454,19 +462,22 @@ def head_patterns(run, sentences=G.HELD_OUT):
     """Mean weight of each head on the word before (every word after the
     first) and, at «y» in copy sentences, on the name said earlier. A head
     is given a pattern's name only when that mean reaches PATTERN_SHARE."""
-    prev = np.zeros((run.cfg.n_block, run.cfg.n_head))
+    sentences = list(sentences)
+    batch = D.encode([s.words for s in sentences], G.VOCABULARY)
+    _, cache = D.forward(run.params, run.cfg, batch.tokens, batch.lengths, run.mask_kind,
+                         run.positions)
+    w = np.stack([c[1][4][0] for c in cache[2]])  # [L, B, H, T, T], run 0
+    # The word before: entry i of the diagonal below the main one is (i + 1 → i);
+    # it counts while i + 1 is a word of the sentence (not padding).
+    before = np.diagonal(w, offset=-1, axis1=-2, axis2=-1)  # [L, B, H, T - 1]
+    counted = np.arange(w.shape[-1] - 1)[None, :] < (batch.lengths[:, None] - 1)  # [B, T - 1]
+    prev = (before * counted[None, :, None, :]).sum(axis=(1, 3)) / counted.sum()
+    copies = [(b, s.words.index("y"), s.prompt - 1) for b, s in enumerate(sentences)
+              if s.kind in ("copia", "pide")]
     back = np.zeros_like(prev)
-    n_prev = n_back = 0
-    for s in sentences:
-        w = attention_weights(run, s.words)  # [L, H, T, T]
-        t = len(s.words)
-        prev += w[:, :, np.arange(1, t), np.arange(0, t - 1)].sum(axis=-1)
-        n_prev += t - 1
-        if s.kind in ("copia", "pide"):
-            y = s.words.index("y")
-            back += w[:, :, y, s.prompt - 1]
-            n_back += 1
-    prev, back = prev / n_prev, back / max(n_back, 1)
+    if copies:
+        rows, ys, names = (np.array(x) for x in zip(*copies))
+        back = w.transpose(1, 3, 4, 0, 2)[rows, ys, names].mean(axis=0)  # [C, L, H] -> [L, H]
     out = {}
     for l in range(run.cfg.n_block):
         for h in range(run.cfg.n_head):

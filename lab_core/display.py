@@ -119,6 +119,17 @@ def rounding_note(gaps):
     return "Cada número está redondeado por separado: %s." % said
 
 
+def rows_note(rows, what="los pesos de la fila de «%s»", total="1,00"):
+    """The note under a table whose rows of weights, as read, do not all add
+    up to 1: rows is [(label, open texts)]."""
+    gaps = []
+    for label, texts in rows:
+        gap = sum_gap(texts, total) if texts else None
+        if gap is not None:
+            gaps.append((what % label, gap, total))
+    return rounding_note(gaps)
+
+
 def fmt_shares(counts, digits=1):
     """Percentages of a total, each its own rounding (half up) at `digits`;
     a share that is not zero but rounds to zero reads «< 0,1 %», never

@@ -189,6 +189,7 @@ TEXT = {
 
     # The training player.
     "play": "Reproducir",
+    "train": "Entrenar",
     "pause": "Pausa",
     "play.ask": "Antes de reproducir, responde la pregunta (o pulsa «Mostrar sin predecir»).",
 }

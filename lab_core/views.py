@@ -183,6 +183,7 @@ CONTRACT_VERSION = 2
 LABS = {
     "attention": "lab_core.attention_lab",
     "block": "lab_core.block_lab",
+    "model": "lab_core.model_lab",
 }
 
 

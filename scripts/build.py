@@ -365,7 +365,7 @@ def bundle_script(out, entry="js/main.js"):
 # load before Python. The runtime and the wheel are handed over by the page
 # once live, from the HTTP cache (js/offline.js): stored here they would be
 # downloaded a second time while the page downloads them.
-SHELL = ("./", "index.html", "bloque.html", "css/lab.css", "js/main.js", "js/watchdog.js",
+SHELL = ("./", "index.html", "bloque.html", "modelo.html", "css/lab.css", "js/main.js", "js/watchdog.js",
          "js/worker.js", "manifest.json")
 SW_SLOT = "const BUILD = null;"
 

@@ -21,7 +21,8 @@ from ..didactic_train import DECIDING_WORDS, MAX_STEPS, TEST_SENTENCES, TRAIN_SE
 from ..memo import reads
 from ..pictures import HeadLines, attention_lines, chart, linear_axis, series
 from ..words import best_as_read, join_words, plural, prompt, winner_sentence
-from .context import MASK_LABELS, options, rows_note
+from ..display import rows_note
+from .context import MASK_LABELS, options
 
 MASKS = ("bidirectional", "causal")
 SHOWN = (("El", "banco", "del", "parque"), ("El", "banco", "de", "crédito"))  # the lab's sentences

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 
 from .. import display as d
+from ..display import rows_note
 from ..didactic import HEADS, SENTENCES
 from ..heads import edit_heads, run_head
 from ..vocabulary import MAX_WORDS
@@ -117,17 +118,6 @@ def weight_texts(weights, mask):
     """A row of weights as read: open cells at two decimals, each its own
     rounding; blocked cells exactly «0»."""
     return [d.fmt(w, d.WEIGHT_DIGITS) if allowed else "0" for w, allowed in zip(weights, mask)]
-
-
-def rows_note(rows, what="los pesos de la fila de «%s»", total="1,00"):
-    """The note under a table whose rows of weights, as read, do not all add
-    up to 1: rows is [(label, open texts)]."""
-    gaps = []
-    for label, texts in rows:
-        gap = d.sum_gap(texts, total) if texts else None
-        if gap is not None:
-            gaps.append((what % label, gap, total))
-    return d.rounding_note(gaps)
 
 
 def weights_note(run):

@@ -9,7 +9,8 @@ from ..heads import model_word
 from ..language import next_word_probs
 from ..memo import reads
 from ..words import best_as_read, join_words, same, winner_sentence
-from .context import SENTENCE, head_runs, heads_of, rows_note, tokens_of, weight_texts
+from ..display import rows_note
+from .context import SENTENCE, head_runs, heads_of, tokens_of, weight_texts
 
 
 def _mixture(run, head_id, i):

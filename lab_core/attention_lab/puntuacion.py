@@ -11,8 +11,9 @@ from ..pictures import HeadLines, attention_lines
 from ..didactic import HEADS
 from ..memo import reads
 from ..words import best_as_read, join_words, prompt, winner_sentence
+from ..display import rows_note
 from .context import (
-    MASK_LABELS, SENTENCE, asked_head, head_runs, options, rows_note, shown_heads, tokens_of,
+    MASK_LABELS, SENTENCE, asked_head, head_runs, options, shown_heads, tokens_of,
     weight_texts, weights_note,
 )
 

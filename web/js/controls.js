@@ -31,7 +31,8 @@ export function wire(hooks) {
 // («¿El banco, junto al río?» -> «El banco junto al río»).
 function sendSentence(input) {
   const key = input.dataset.key;
-  const shown = (view) => view.builder[key === "tokens" ? "text" : "other_text"];
+  // What Python read the field's words as: the view field it names.
+  const shown = (view) => input.dataset.valueFrom.split(".").reduce((value, part) => value[part], view);
   if (!lab.view() || input.dataset.sent === input.value || input.value === shown(lab.view())) return;
   input.dataset.sent = input.value;
   lab.set({ [key]: input.value }).then(() => {
@@ -205,16 +206,20 @@ const ACTIONS = {
   // The γ and β that undo the normalisation, as Python computed them.
   "ln-undo": () => ({ gamma: lab.view().layernorm.undo.gamma, beta: lab.view().layernorm.undo.beta }),
   "ln-reset": () => ({ gamma: 1, beta: 0 }),
-  "train-prev": () => ({ train_steps: Math.max(0, lab.state().train_steps - 1) }),
-  "train-next": () => ({ train_steps: Math.min(PLAY.last, lab.state().train_steps + 1) }),
-  "train-play": () => {
-    play(document.querySelector("[data-action='train-play']"));
+  // The players (panel 8's «Reproducir», the model page's «Entrenar»): each
+  // button names the step key it moves (data-play).
+  "play": (button) => {
+    play(button);
     return null;
   },
-  "train-reset": () => {
+  "play-prev": (button) => ({ [button.dataset.play]: Math.max(0, lab.state()[button.dataset.play] - 1) }),
+  "play-next": (button) => ({ [button.dataset.play]: Math.min(lastStep(button.dataset.play), lab.state()[button.dataset.play] + 1) }),
+  "play-reset": (button) => {
     stopPlaying();
-    return { train_steps: 0 };
+    return { [button.dataset.play]: 0 };
   },
+  // A sentence offered as a button: its text is the value (Python wrote both).
+  "use-text": (button) => ({ [button.dataset.target]: button.textContent }),
 };
 
 // After an action, what the reader should look at: the exercise's result.
@@ -249,7 +254,7 @@ function onAction(event) {
   if (!button) return;
   const action = ACTIONS[button.dataset.action];
   if (!action) throw new Error(`no action "${button.dataset.action}"`);
-  const partial = action();
+  const partial = action(button);
   const after = AFTER[button.dataset.action];
   // What follows a change (a scroll to a cell, a flash) waits until every
   // panel shows it: one off screen is drawn a moment after the change.
@@ -258,19 +263,27 @@ function onAction(event) {
 
 // ------------------------------------------------------------ the player
 
-// «Reproducir» walks the training steps at a readable pace (each step is a
-// look-up in the cached trajectory); with reduced motion it takes a few
-// large steps instead of many small ones. «Pausa» stops it.
-const PLAY = { steps: 4, every: 60, reducedSteps: 100, reducedEvery: 1000, last: 500 };
+// A player raises its step key (data-play) a stride at a time, the next
+// request sent once the last reply is drawn: panel 8 walks a cached
+// trajectory at a readable pace (data-play-stride="4", data-play-every="60"),
+// the model page trains as fast as the worker steps (a larger stride, no
+// pause). With reduced motion it takes a few large steps instead of many
+// small ones. Its label (data-play-label, a page_text key) becomes «Pausa»
+// while it plays; the key's last step is its control's maximum.
+const CALM = { stride: 100, every: 1000 };
 let playing = null;
+
+function lastStep(key) {
+  return lab.view().controls[key].max;
+}
 
 function play(button) {
   if (playing) {
     stopPlaying();
     return;
   }
-  // Watching would answer the question: it is asked first.
-  const question = document.querySelector("#aprende .predict[data-hides]");
+  // Watching would answer the panel's question: it is asked first.
+  const question = button.closest("section.panel").querySelector(".predict[data-hides]");
   if (question && !isOpen(question)) {
     const first = question.querySelector(".predict-options button");
     if (first) first.focus();
@@ -278,18 +291,21 @@ function play(button) {
     confirmNear(button, say("play.ask"));
     return;
   }
+  const key = button.dataset.play;
   const calm = matchMedia("(prefers-reduced-motion: reduce)").matches;
-  const stride = calm ? PLAY.reducedSteps : PLAY.steps;
-  const pause = calm ? PLAY.reducedEvery : PLAY.every;
-  let step = lab.state().train_steps >= PLAY.last ? 0 : lab.state().train_steps;
+  const stride = Math.max(Number(button.dataset.playStride), calm ? CALM.stride : 0);
+  const pause = calm ? CALM.every : Number(button.dataset.playEvery);
+  const last = lastStep(key);
+  let step = lab.state()[key] >= last ? 0 : lab.state()[key];
   playing = { button };
   button.textContent = say("pause");
+  button.setAttribute("aria-pressed", "true");
   const tick = () => {
     if (!playing) return;
-    step = Math.min(PLAY.last, step + stride);
-    lab.set({ train_steps: step }).then(() => {
+    step = Math.min(last, step + stride);
+    lab.set({ [key]: step }).then(() => {
       if (!playing) return;
-      if (step >= PLAY.last) stopPlaying();
+      if (step >= last) stopPlaying();
       else playing.timer = setTimeout(tick, pause);
     }, stopPlaying);
   };
@@ -299,7 +315,8 @@ function play(button) {
 function stopPlaying() {
   if (!playing) return;
   clearTimeout(playing.timer);
-  playing.button.textContent = say("play");
+  playing.button.textContent = say(playing.button.dataset.playLabel);
+  playing.button.setAttribute("aria-pressed", "false");
   playing = null;
 }
 

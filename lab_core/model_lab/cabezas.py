@@ -1,0 +1,93 @@
+"""Panel «Qué mira cada cabeza»: every head of both blocks on a sentence the
+reader picks or types, at the step reached, and the patterns the numbers
+show over the held-out sentences (decoder_run.head_patterns)."""
+from __future__ import annotations
+
+import functools
+
+from .. import decoder_run as R
+from .. import display as d
+from .. import grammar as G
+from ..display import rows_note
+from ..memo import reads
+from ..pictures import HeadLines, attention_lines
+from .context import MASK_LABELS, RUN_KEYS, runs
+
+TRAIN_WORDS = frozenset(s.words for s in G.TRAIN)
+HELD_WORDS = frozenset(s.words for s in G.HELD_OUT)
+
+
+def head_label(block, head):
+    return "bloque %d, cabeza %d" % (block + 1, head + 1)
+
+
+def where(words):
+    """Where the sentence comes from, as a reader needs to know it."""
+    if words in TRAIN_WORDS:
+        return "Es una frase de entrenamiento: el modelo la ha visto."
+    if words in HELD_WORDS:
+        return "Es una de las frases apartadas: el modelo no la ha visto nunca."
+    if G.is_sentence(words):
+        return "Es una frase de la gramática."
+    return ("No es una frase de la gramática, pero el modelo conoce todas sus palabras: las "
+            "cabezas la leen igual.")
+
+
+@functools.lru_cache(maxsize=16)
+def patterns(lr, seed, positions, steps, mask):
+    return R.head_patterns(R.runs_at(lr, seed, positions, steps)[mask])
+
+
+def pattern_sentence(block, head, found):
+    share = d.fmt(found["look_back"]), d.fmt(found["previous"])
+    if found["pattern"] == "look_back":
+        return ("%s mira atrás: al llegar a «y», pone de media %s de su peso en el nombre que "
+                "toca repetir (y %s en la palabra anterior, en general)."
+                % (head_label(block, head).capitalize(), *share))
+    if found["pattern"] == "previous":
+        return ("%s mira la palabra anterior: le da de media %s de su peso (y %s al nombre que "
+                "toca repetir, al llegar a «y»)." % (head_label(block, head).capitalize(),
+                                                     share[1], share[0]))
+    return ("%s aún no muestra ningún patrón: de media da %s de su peso a la palabra anterior "
+            "y %s al nombre que toca repetir; hace falta %s para nombrarlo."
+            % (head_label(block, head).capitalize(), share[1], share[0], d.fmt(R.PATTERN_SHARE)))
+
+
+@reads(*RUN_KEYS, "sentence", "mask")
+def heads_panel(state):
+    words = tuple(state["sentence"].split())
+    mask = state["mask"]
+    run = runs(state)[mask]
+    weights = R.attention_weights(run, words)  # [L, H, T, T]
+    n = len(words)
+    opened = [[mask == "bidirectional" or j <= i for j in range(n)] for i in range(n)]
+    blocks = []
+    for l in range(run.cfg.n_block):
+        drawn, tables = [], []
+        for h in range(run.cfg.n_head):
+            w = weights[l, h]
+            texts = [[d.fmt(w[i, j], d.WEIGHT_DIGITS) if opened[i][j] else "0" for j in range(n)]
+                     for i in range(n)]
+            drawn.append(HeadLines("b%dh%d" % (l, h), "cabeza %d" % (h + 1), w.tolist(), opened,
+                                   texts))
+            rows = [{"label": words[i], "cells": [
+                d.cell(w[i, j], texts[i][j], masked=not opened[i][j]) for j in range(n)]}
+                for i in range(n)]
+            note = rows_note([(words[i], [t for t, o in zip(texts[i], opened[i]) if o])
+                              for i in range(n)])
+            tables.append(d.table("model-heads-%d-%d" % (l, h), "Pesos · %s" % head_label(l, h),
+                                  list(words), rows, "consulta", note))
+        caption = "Bloque %d · máscara %s · paso %d" % (l + 1, MASK_LABELS[mask], state["steps"])
+        blocks.append({"title": "Bloque %d" % (l + 1),
+                       "view": attention_lines(list(words), drawn, None, caption),
+                       "tables": tables})
+    found = patterns(state["lr"], state["seed"], state["positions"], state["steps"], mask)
+    return {
+        "words": " ".join(words),
+        "where": where(words),
+        "blocks": blocks,
+        "patterns": [pattern_sentence(l, h, found[(l, h)]) for l, h in sorted(found)],
+    }
+
+
+PARTS = (("heads", heads_panel),)

@@ -1,0 +1,95 @@
+"""Panel «Entrénalo»: both masks trained from the same weights on the same
+minibatches (decoder_run.Runs), step by step as the reader asks; the loss
+curves and the figures of the lesson at the step reached."""
+from __future__ import annotations
+
+import math
+
+from .. import decoder_run as R
+from .. import display as d
+from ..memo import reads
+from ..pictures import chart, linear_axis, log_axis, series
+from ..words import plural
+from .context import GRAMMAR_LOSS, MASK_LABELS, RUN_KEYS, figures_of, fmt_loss, percent
+
+MASKS = R.MASKS
+SMOOTH = 25  # the training curve: the mean loss of each 25 steps (one minibatch is noisy)
+AXIS_EVERY = 500  # the x axis grows in 500-step strides once training passes the default
+
+
+def result_table(fig, step):
+    rows = [{"label": MASK_LABELS[k], "cells": [
+        d.cell(fig[k]["train_loss"], fmt_loss(fig[k]["train_loss"])),
+        d.cell(fig[k]["held_loss"], fmt_loss(fig[k]["held_loss"])),
+        d.cell(fig[k]["correct"], percent(fig[k]["correct"]))]} for k in MASKS]
+    return d.table("model-result", "Resultado en el paso %d" % step,
+                   ["pérdida de entrenamiento", "pérdida con las apartadas",
+                    "comienzos apartados bien continuados"], rows, "máscara")
+
+
+def _smoothed(losses):  # -> xs, ys: the mean of each SMOOTH steps, at the window's end
+    xs, ys = [], []
+    for end in range(SMOOTH, len(losses) + 1, SMOOTH):
+        window = losses[end - SMOOTH:end]
+        xs.append(end)
+        ys.append(sum(window) / len(window))
+    return xs, ys
+
+
+def loss_chart(fig, step):
+    right = max(R.DEFAULT_STEPS, math.ceil(step / AXIS_EVERY) * AXIS_EVERY)
+    lines, values = [], [GRAMMAR_LOSS]
+    for i, mask in enumerate(MASKS):
+        xs, ys = _smoothed(fig[mask]["losses"])
+        if xs:
+            lines.append(series("entrenamiento · %s" % MASK_LABELS[mask], xs, ys, i, log=True,
+                                dash=i == 1))
+            values += ys
+        held = fig[mask]["held"]
+        lines.append(series("apartadas · %s" % MASK_LABELS[mask], [s for s, _ in held],
+                            [x for _, x in held], i, log=True, dash=i == 1, dots=True))
+        values += [x for _, x in held]
+    lines.append(series("la propia gramática", [0, right], [GRAMMAR_LOSS] * 2, 2, log=True,
+                        dash=True))
+    low, high = min(values), max(values)
+    said = []
+    for mask in MASKS:
+        held = fig[mask]["held"]
+        said.append("la %s pasa de %s a %s con las frases apartadas" % (
+            MASK_LABELS[mask], fmt_loss(held[0][1]), fmt_loss(held[-1][1])))
+    alt = ("Pérdida según el paso, en escala logarítmica: la de entrenamiento (media de cada "
+           "%d pasos) y la de las frases apartadas (un punto cada %d pasos). Hasta el paso %d, "
+           "%s. La línea de la gramática está en %s." % (
+               SMOOTH, R.HELD_EVERY, fig[MASKS[0]]["held"][-1][0], "; ".join(said),
+               fmt_loss(GRAMMAR_LOSS)))
+    return chart("Pérdida durante el entrenamiento",
+                 linear_axis(0, right, "paso", 5, integer=True),
+                 log_axis(low, high, "pérdida (nats por palabra)"), lines, alt,
+                 marker={"x": step, "y": d.num(math.log10(max(low, min(high, GRAMMAR_LOSS)))),
+                         "label": "paso %d" % step})
+
+
+def stopped(fig):
+    return ["La ejecución %s se detuvo en el paso %d: con esta tasa de aprendizaje sus pesos "
+            "dejaron de ser números finitos, y se queda con los del último paso válido."
+            % (MASK_LABELS[k], fig[k]["stopped_at"]) for k in MASKS
+            if fig[k]["stopped_at"] is not None]
+
+
+@reads(*RUN_KEYS)
+def training_panel(state):
+    fig = figures_of(state)
+    step = state["steps"]
+    return {
+        "step": "Paso %d de %d" % (step, R.MAX_STEPS),
+        "status": ("Sin entrenar: los pesos son los iniciales, los mismos para las dos máscaras."
+                   if step == 0 else
+                   "Tras %s, con %s de %d frases cada uno." % (
+                       plural(step, "paso"), "un lote" if step == 1 else "lotes", R.BATCH)),
+        "table": result_table(fig, step),
+        "chart": loss_chart(fig, step),
+        "stopped": stopped(fig),
+    }
+
+
+PARTS = (("training", training_panel),)

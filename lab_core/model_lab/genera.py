@@ -1,0 +1,79 @@
+"""Panel «Genera»: both models continue the reader's beginning word by word;
+the causal one with its KV cache (decoder_run.generate says what it saved),
+the bidirectional one recomputing everything, because its keys change with
+every new word. The grammar's own check says whether what they wrote is a
+sentence."""
+from __future__ import annotations
+
+from .. import decoder_run as R
+from .. import display as d
+from .. import grammar as G
+from ..memo import reads
+from ..words import join_words, plural
+from .context import MASK_LABELS, RUN_KEYS, runs
+
+GEN_MODES = {"greedy": "la más probable", "sample": "muestreo con temperatura"}
+GEN_KEYS = ("prompt", "gen_mode", "gen_temp", "gen_seed")
+
+
+def _grammar_next(prompt):
+    allowed = G.next_words(prompt)
+    if not allowed:
+        return ("Ninguna frase de la gramática empieza así: ningún modelo entrenado con ella "
+                "tiene dónde apoyarse.")
+    ranked = sorted(allowed.items(), key=lambda item: (-item[1], item[0]))
+    return "La gramática permite seguir con %s." % join_words(
+        ["«%s» (%s)" % (w, d.fmt(p)) for w, p in ranked], "o")
+
+
+def _verdict(words, new, finished):
+    if G.is_sentence(words):
+        return "Es una frase de la gramática."
+    if not finished:
+        return ("Llegó a %d palabras sin escribir «%s»: no es una frase de la gramática."
+                % (G.MAX_WORDS, G.END))
+    return "No es una frase de la gramática."
+
+
+def _one(run, prompt, temperature, seed):
+    out = R.generate(run, list(prompt), temperature, seed)
+    new = out["new"]
+    finished = bool(new) and new[-1] == G.END
+    cached = out["cached"]
+    rows = []
+    for i, (word, p) in enumerate(zip(new, out["probs"])):
+        rows.append({"label": "%d · %s" % (i + 1, word), "cells": [
+            d.cell(p, d.fmt(p)),
+            d.cell(out["cache_rows"][i], str(out["cache_rows"][i])) if cached
+            else d.cell(None, "sin caché")]})
+    mask = run.mask_kind
+    table = d.table("model-gen-%s" % mask, "Lo que escribe la %s" % MASK_LABELS[mask],
+                    ["probabilidad del modelo", "posiciones en la caché"], rows, "palabra")
+    if cached:
+        cache = ("Con la caché calculó %s de claves y valores; sin ella, recalculando el "
+                 "comienzo en cada paso, habría calculado %s más." % (
+                     plural(out["kv_computed"], "fila"), d.fmt_int(out["kv_saved"])))
+    else:
+        cache = ("Sin caché: al añadir una palabra cambian las claves de las anteriores (cada "
+                 "una lee también las de después), así que recalcula todo en cada paso: %s de "
+                 "claves y valores." % plural(out["kv_computed"], "fila"))
+    return {"mask": MASK_LABELS[mask], "text": " ".join(out["words"]),
+            "new": " ".join(new), "table": table, "cache": cache,
+            "verdict": _verdict(out["words"], new, finished),
+            "ok": G.is_sentence(out["words"])}
+
+
+@reads(*RUN_KEYS, *GEN_KEYS)
+def generation_panel(state):
+    prompt = tuple(state["prompt"].split())
+    temperature = 0.0 if state["gen_mode"] == "greedy" else state["gen_temp"]
+    both = runs(state)
+    results = [_one(both[mask], prompt, temperature, state["gen_seed"]) for mask in R.MASKS]
+    how = ("Cada palabra es la más probable según el modelo." if temperature == 0 else
+           "Cada palabra se sortea con temperatura %s y semilla %d: las dos máscaras usan el "
+           "mismo sorteo." % (d.fmt_short(temperature), state["gen_seed"]))
+    return {"prompt": " ".join(prompt), "allowed": _grammar_next(prompt), "how": how,
+            "runs": results}
+
+
+PARTS = (("generation", generation_panel),)
