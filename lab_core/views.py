@@ -22,7 +22,7 @@ A batch ("partials": a list of partial states, applied in order) replies
 
 Common view keys (every lab)
 ----------------------------
-lab       the lab's name ("attention" or "block").
+lab       the lab's name ("attention", "block" or "model").
 contract  the version of this contract (CONTRACT_VERSION).
 state     the normalised state; the page adopts it as is.
 query_string  the state's URL form (only keys that differ from the default;
@@ -156,6 +156,26 @@ block       {"shape_in", "shape_out", "check", "real", "note", "d_k",
             "table", "ffn_share", "share_sentence"}.
 quiz        [{"id", "question", "options", "answers", "explanation", "panel",
             "panel_label"}]: prediction prompts with a link to their panel.
+
+Model lab ("model", lab_core/model_lab/): the capstone
+--------------------------------------------------------
+choices     {"sentences" (one held-out sentence of each kind), "prompts"
+            (held-out beginnings), "vocabulary"}: what the page offers as buttons.
+model       {"params" (table: each piece's shapes and count, and the total),
+            "size", "corpus", "kinds": [{"label", "count", "example", "held"}],
+            "bound" (the grammar's own loss, and why no model goes below it),
+            "vocabulary", "batch"}.
+training    {"step" ("Paso 600 de 3000"), "status", "table" (the lesson's
+            figures at this step, one column per mask), "chart" (log loss per
+            step: training means of 25 steps, held-out points, the grammar's
+            line), "stopped" [str]: a run that diverged, from where it stopped}.
+heads       {"words" (the sentence as read), "where" (training, held out, of the
+            grammar or not), "blocks": [{"title", "view" (head view: both heads),
+            "tables": [table per head]}], "patterns" [str per head]}.
+generation  {"prompt" (as read), "allowed" (the grammar's next words), "how",
+            "runs": [{"mask", "text", "new", "table", "cache", "verdict", "ok"}]}.
+lesson      {"table" (training loss and share continued well, per mask),
+            "verdict", "bound"}.
 
 Charts (pictures.chart), wherever they appear ("chart", "growth_chart"):
   {"title", "kind" ("line" | "bars"), "x", "y": {"min", "max", "log", "label",

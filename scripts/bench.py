@@ -49,6 +49,8 @@ from chromium import launch_options
 from serve import LabHandler, make_server
 from site_headers import PAGE_CSP, WORKER_CSP
 
+from lab_core.decoder_run import BATCH as BATCH_OF_MODEL
+
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "static"
 
@@ -417,6 +419,68 @@ def measure_embeds(profile, base, runs, samples):
         page.context.close()
 
 
+# The capstone (modelo.html): how fast the worker trains, and whether the
+# page still answers the reader meanwhile. A jump of STEPS from step 0 is
+# STEPS Adam steps plus one view; one more step is one step plus a view: the
+# difference is the training alone. «Entrenar» is the reader's rate, views
+# included. While it trains, a keystroke in the beginning's field must reach
+# the screen: the time from the key to the next frame, p95.
+TRAIN_JUMP = 300
+TRAIN_PRESS_TO = 300
+KEY_TO_FRAME = """async (n) => {
+  const field = document.getElementById('type-prompt');
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    await new Promise((r) => setTimeout(r, 20 + (i % 7) * 11));
+    const start = performance.now();
+    field.dispatchEvent(new KeyboardEvent('keydown', {key: 'a', bubbles: true}));
+    field.value += 'a';
+    field.dispatchEvent(new Event('input', {bubbles: true}));
+    await new Promise((r) => requestAnimationFrame(() => r()));
+    times.push(performance.now() - start);
+  }
+  return times;
+}"""
+
+
+def measure_training(profile, base):
+    page = profile.page()
+    page.goto(base + "modelo.html")
+    settled(page)
+    timed = "async (p) => { const t = performance.now(); await window.lab.set(p); return performance.now() - t; }"
+    jump = page.evaluate(timed, {"steps": TRAIN_JUMP})
+    one = page.evaluate(timed, {"steps": TRAIN_JUMP + 1})
+    page.evaluate(timed, {"steps": 0})
+    button = page.locator("#entrena button[data-action='play']")
+    start = time.monotonic()
+    button.click()
+    keys = page.evaluate(KEY_TO_FRAME, 40)
+    page.wait_for_function("(n) => window.lab.state.steps >= n", arg=TRAIN_PRESS_TO, timeout=600000)
+    button.click()
+    page.wait_for_function("() => !document.body.dataset.busy", timeout=600000)
+    elapsed = time.monotonic() - start
+    reached = page.evaluate("window.lab.state.steps")
+    page.context.close()
+    return {"worker_steps_per_s": (TRAIN_JUMP - 1) / max(1e-9, (jump - one) / 1000),
+            "view_ms": one, "page_steps_per_s": reached / elapsed,
+            "key_frame_p95_ms": p95(keys), "key_frame_median_ms": statistics.median(keys)}
+
+
+def print_training(name, fig):
+    print("\n## El modelo entero · %s\n" % name)
+    print("| figure | value | target | value / target |")
+    print("| --- | --- | --- | --- |")
+    print("| training in the worker (both masks, batch %d): %d steps minus 1, one view each "
+          "| %.1f steps/s | ≥ %d | %.2f |" % (BATCH_OF_MODEL, TRAIN_JUMP, fig["worker_steps_per_s"],
+                                            fig["target"], fig["worker_steps_per_s"] / fig["target"]))
+    print("| one step and its view | %.0f ms | | |" % fig["view_ms"])
+    print("| «Entrenar» to step %d, views included | %.1f steps/s | (reported) | |"
+          % (TRAIN_PRESS_TO, fig["page_steps_per_s"]))
+    print("| a keystroke to the next frame while training: median, p95 | %.1f ms, %.1f ms "
+          "| ≤ 100 ms | %.2f |" % (fig["key_frame_median_ms"], fig["key_frame_p95_ms"],
+                                   fig["key_frame_p95_ms"] / 100))
+
+
 def summary(samples):
     med = {k: statistics.median(v) for k, v in samples.items() if v and k != "boot"}
     out = {
@@ -515,6 +579,9 @@ def main():
                              "minutes); nothing is written")
     parser.add_argument("--desktop-only", action="store_true",
                         help="with --panels-only: the desktop rows alone")
+    parser.add_argument("--model-only", action="store_true",
+                        help="only the capstone's training rows, desktop and phone (a few "
+                             "minutes); nothing is written")
     parser.add_argument("--rows", default="",
                         help="with --panels-only: the rows whose label holds one of these "
                              "comma-separated words (e.g. «todas,RoPE»)")
@@ -543,6 +610,14 @@ def main():
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(**options)
         desk, mobile = Profile(browser, False), Profile(browser, True)
+        if args.model_only:
+            desk_model = dict(measure_training(desk, base), target=50)
+            phone_model = dict(measure_training(mobile, base), target=10)
+            browser.close()
+            server.shutdown()
+            print_training("escritorio (desktop)", desk_model)
+            print_training("móvil (phone: 4× CPU, Slow 4G)", phone_model)
+            return
         if args.panels_only:
             desk_rows = measure_panels(desk, base, args.panel_toggles)
             phone_rows = None if args.desktop_only else \
@@ -576,6 +651,8 @@ def main():
         page.context.close()
         desk_panels = measure_panels(desk, base, args.panel_toggles)
         phone_panels = measure_panels(mobile, base, max(20, args.panel_toggles // 4))
+        desk_model = dict(measure_training(desk, base), target=50)
+        phone_model = dict(measure_training(mobile, base), target=10)
         browser.close()
     server.shutdown()
 
@@ -587,6 +664,7 @@ def main():
         "desktop": summary(desktop), "phone": summary(phone),
         "set_ms_median": statistics.median(sets), "set_ms_p95": p95(sets),
         "panels": {"desktop": desk_panels, "phone": phone_panels},
+        "model": {"desktop": desk_model, "phone": phone_model},
         "samples": {"desktop": desktop, "phone": phone},
     }
     print("Attention Lab benchmark · %s · %s" % (figures["date"], figures["machine"]))
@@ -599,6 +677,8 @@ def main():
     print_profile("móvil (phone: 4× CPU, Slow 4G)", figures["phone"], ready_target=0.80)
     print_panels("desktop", desk_panels, 16)
     print_panels("phone", phone_panels, 100)
+    print_training("escritorio (desktop)", desk_model)
+    print_training("móvil (phone: 4× CPU, Slow 4G)", phone_model)
     out = ROOT / ".bench"
     out.mkdir(exist_ok=True)
     (out / "latest.json").write_text(json.dumps(figures, indent=2) + "\n")

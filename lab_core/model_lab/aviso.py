@@ -25,6 +25,7 @@ def verdict(fig, step):
                    percent(causal["correct"]), percent(bidir["correct"])))
     if step == 0:
         return figures + " Aún no ha aprendido ninguna de las dos: pulsa «Entrenar»."
+    more = step < R.MAX_STEPS  # «sigue entrenando» only while there are steps left
     lower = bidir["train_loss"] <= LOWER * causal["train_loss"]
     if lower and causal["correct"] >= WRITES_WELL and bidir["correct"] <= WRITES_BADLY:
         return figures + (
@@ -35,30 +36,35 @@ def verdict(fig, step):
     if lower and bidir["correct"] < causal["correct"]:
         return figures + (
             " La bidireccional ya predice mejor sus frases de entrenamiento y escribe peor: "
-            "aprende a leer la palabra que viene, que al generar no está. Sigue entrenando "
-            "para ver hasta dónde llega la diferencia.")
+            "aprende a leer la palabra que viene, que al generar no está."
+            + (" Sigue entrenando para ver hasta dónde llega la diferencia." if more else ""))
     if lower:
         return figures + (
             " La bidireccional predice mejor sus frases de entrenamiento, pero con esta "
             "semilla y esta tasa no escribe peor que la causal: la diferencia no se ve aquí.")
-    return figures + " Aún no se separan: sigue entrenando."
+    return figures + (" Aún no se separan: sigue entrenando." if more else
+                      " Tras %d pasos no se separan." % step)
+
+
+FAR_BELOW = 0.5  # «far below» the grammar's loss: under half of it
 
 
 def bound_sentence(fig):
-    causal, bidir = fig["causal"], fig["bidirectional"]
-    gap = causal["held_loss"] - GRAMMAR_LOSS
-    causal_text = ("La causal, con las frases apartadas, pierde %s por palabra: %s por encima "
-                   "de la gramática (%s), %s." % (
-                       fmt_loss(causal["held_loss"]), d.fmt_small(gap) if gap >= 0 else "0",
-                       fmt_loss(GRAMMAR_LOSS),
-                       "dentro de la meta de %s" % d.fmt(MARGIN, 1) if gap < MARGIN
-                       else "aún fuera de la meta de %s" % d.fmt(MARGIN, 1)))
-    if bidir["held_loss"] < GRAMMAR_LOSS:
-        return causal_text + (
-            " La bidireccional baja a %s, por debajo de lo que ningún modelo puede lograr "
-            "leyendo solo las palabras de antes: solo se llega ahí mirando la respuesta."
-            % fmt_loss(bidir["held_loss"]))
-    return causal_text + " La bidireccional pierde %s." % fmt_loss(bidir["held_loss"])
+    """Each run's held-out loss next to the grammar's own: the causal one
+    against the target (within MARGIN), the bidirectional one said to be
+    reading the answer only when it is far below what reading the past allows."""
+    causal, bidir = fig["causal"]["held_loss"], fig["bidirectional"]["held_loss"]
+    target = GRAMMAR_LOSS + MARGIN
+    out = ("Con las frases apartadas, la causal pierde %s por palabra, frente a %s de la "
+           "propia gramática: %s (menos de %s)." % (
+               fmt_loss(causal), fmt_loss(GRAMMAR_LOSS),
+               "dentro de la meta" if causal < target else "aún fuera de la meta",
+               fmt_loss(target)))
+    if bidir < FAR_BELOW * GRAMMAR_LOSS:
+        return out + (" La bidireccional baja a %s, muy por debajo de lo que cabe esperar de un "
+                      "modelo que solo lee las palabras de antes: se llega ahí mirando la "
+                      "respuesta." % fmt_loss(bidir))
+    return out + " La bidireccional pierde %s." % fmt_loss(bidir)
 
 
 @reads(*RUN_KEYS)

@@ -39,18 +39,20 @@ def patterns(lr, seed, positions, steps, mask):
 
 
 def pattern_sentence(block, head, found):
-    share = d.fmt(found["look_back"]), d.fmt(found["previous"])
+    """What a head does on the held-out sentences, said from its two means
+    (decoder_run.head_patterns); named only past PATTERN_SHARE."""
+    name = head_label(block, head).capitalize()
+    back, prev = d.fmt(found["look_back"]), d.fmt(found["previous"])
     if found["pattern"] == "look_back":
-        return ("%s mira atrás: al llegar a «y», pone de media %s de su peso en el nombre que "
-                "toca repetir (y %s en la palabra anterior, en general)."
-                % (head_label(block, head).capitalize(), *share))
+        return ("%s mira atrás: en las frases apartadas con un nombre repetido, al llegar a «y» "
+                "pone de media %s de su peso en el nombre que toca repetir, dicho antes (en "
+                "general, da %s a la palabra anterior)." % (name, back, prev))
     if found["pattern"] == "previous":
-        return ("%s mira la palabra anterior: le da de media %s de su peso (y %s al nombre que "
-                "toca repetir, al llegar a «y»)." % (head_label(block, head).capitalize(),
-                                                     share[1], share[0]))
-    return ("%s aún no muestra ningún patrón: de media da %s de su peso a la palabra anterior "
-            "y %s al nombre que toca repetir; hace falta %s para nombrarlo."
-            % (head_label(block, head).capitalize(), share[1], share[0], d.fmt(R.PATTERN_SHARE)))
+        return ("%s mira la palabra anterior: en las frases apartadas le da de media %s de su "
+                "peso (y %s al nombre que toca repetir, al llegar a «y»)." % (name, prev, back))
+    return ("%s no muestra un patrón: en las frases apartadas da de media %s de su peso a la "
+            "palabra anterior y %s al nombre que toca repetir, al llegar a «y»; para nombrar "
+            "uno hace falta %s." % (name, prev, back, d.fmt(R.PATTERN_SHARE)))
 
 
 @reads(*RUN_KEYS, "sentence", "mask")

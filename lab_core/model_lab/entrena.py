@@ -18,13 +18,17 @@ AXIS_EVERY = 500  # the x axis grows in 500-step strides once training passes th
 
 
 def result_table(fig, step):
-    rows = [{"label": MASK_LABELS[k], "cells": [
-        d.cell(fig[k]["train_loss"], fmt_loss(fig[k]["train_loss"])),
-        d.cell(fig[k]["held_loss"], fmt_loss(fig[k]["held_loss"])),
-        d.cell(fig[k]["correct"], percent(fig[k]["correct"]))]} for k in MASKS]
+    """The figures at this step, one column per mask (two columns fit a phone)."""
+    rows = [
+        {"label": "pérdida de entrenamiento", "cells": [
+            d.cell(fig[k]["train_loss"], fmt_loss(fig[k]["train_loss"])) for k in MASKS]},
+        {"label": "pérdida con las apartadas", "cells": [
+            d.cell(fig[k]["held_loss"], fmt_loss(fig[k]["held_loss"])) for k in MASKS]},
+        {"label": "comienzos apartados bien continuados", "cells": [
+            d.cell(fig[k]["correct"], percent(fig[k]["correct"])) for k in MASKS]},
+    ]
     return d.table("model-result", "Resultado en el paso %d" % step,
-                   ["pérdida de entrenamiento", "pérdida con las apartadas",
-                    "comienzos apartados bien continuados"], rows, "máscara")
+                   [MASK_LABELS[k] for k in MASKS], rows, "cifra")
 
 
 def _smoothed(losses):  # -> xs, ys: the mean of each SMOOTH steps, at the window's end
@@ -49,8 +53,7 @@ def loss_chart(fig, step):
         lines.append(series("apartadas · %s" % MASK_LABELS[mask], [s for s, _ in held],
                             [x for _, x in held], i, log=True, dash=i == 1, dots=True))
         values += [x for _, x in held]
-    lines.append(series("la propia gramática", [0, right], [GRAMMAR_LOSS] * 2, 2, log=True,
-                        dash=True))
+    lines.append(series("la propia gramática", [0, right], [GRAMMAR_LOSS] * 2, 2, log=True))
     low, high = min(values), max(values)
     said = []
     for mask in MASKS:
@@ -83,9 +86,9 @@ def training_panel(state):
     return {
         "step": "Paso %d de %d" % (step, R.MAX_STEPS),
         "status": ("Sin entrenar: los pesos son los iniciales, los mismos para las dos máscaras."
-                   if step == 0 else
-                   "Tras %s, con %s de %d frases cada uno." % (
-                       plural(step, "paso"), "un lote" if step == 1 else "lotes", R.BATCH)),
+                   if step == 0 else "Tras 1 paso, con un lote de %d frases." % R.BATCH
+                   if step == 1 else
+                   "Tras %s, con lotes de %d frases cada uno." % (plural(step, "paso"), R.BATCH)),
         "table": result_table(fig, step),
         "chart": loss_chart(fig, step),
         "stopped": stopped(fig),

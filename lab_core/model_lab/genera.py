@@ -17,13 +17,23 @@ GEN_KEYS = ("prompt", "gen_mode", "gen_temp", "gen_seed")
 
 
 def _grammar_next(prompt):
+    """What the grammar allows after the beginning, with its probabilities
+    (each rounded on its own; said so when the shown ones do not add up)."""
     allowed = G.next_words(prompt)
     if not allowed:
         return ("Ninguna frase de la gramática empieza así: ningún modelo entrenado con ella "
                 "tiene dónde apoyarse.")
     ranked = sorted(allowed.items(), key=lambda item: (-item[1], item[0]))
-    return "La gramática permite seguir con %s." % join_words(
-        ["«%s» (%s)" % (w, d.fmt(p)) for w, p in ranked], "o")
+    words = ["«%s»" % w for w, _ in ranked]
+    if len(ranked) == 1:
+        return "La gramática solo permite seguir con %s." % words[0]
+    if max(allowed.values()) - min(allowed.values()) < 1e-12:
+        return "La gramática permite seguir con %s, igual de probables." % join_words(words, "o")
+    texts = [d.fmt(p) for _, p in ranked]
+    note = "" if d.sum_gap(texts, "1,00") is None else \
+        " (cada probabilidad está redondeada por separado)"
+    return "La gramática permite seguir con %s%s." % (join_words(
+        ["%s (probabilidad %s)" % (w, t) for w, t in zip(words, texts)], "o"), note)
 
 
 def _verdict(words, new, finished):
@@ -50,13 +60,15 @@ def _one(run, prompt, temperature, seed):
     table = d.table("model-gen-%s" % mask, "Lo que escribe la %s" % MASK_LABELS[mask],
                     ["probabilidad del modelo", "posiciones en la caché"], rows, "palabra")
     if cached:
-        cache = ("Con la caché calculó %s de claves y valores; sin ella, recalculando el "
-                 "comienzo en cada paso, habría calculado %s más." % (
+        cache = ("Con la caché calculó %s de claves y valores (una k y una v por palabra y "
+                 "bloque); sin ella, recalculando el comienzo en cada paso, habría calculado "
+                 "%s más." % (
                      plural(out["kv_computed"], "fila"), d.fmt_int(out["kv_saved"])))
     else:
-        cache = ("Sin caché: al añadir una palabra cambian las claves de las anteriores (cada "
-                 "una lee también las de después), así que recalcula todo en cada paso: %s de "
-                 "claves y valores." % plural(out["kv_computed"], "fila"))
+        cache = ("Sin caché: cada palabra nueva cambia lo que leen las anteriores, y con ello "
+                 "sus claves y valores desde el segundo bloque; por eso recalcula todo el "
+                 "comienzo en cada paso: %s de claves y valores." % plural(out["kv_computed"],
+                                                                            "fila"))
     return {"mask": MASK_LABELS[mask], "text": " ".join(out["words"]),
             "new": " ".join(new), "table": table, "cache": cache,
             "verdict": _verdict(out["words"], new, finished),
@@ -70,8 +82,8 @@ def generation_panel(state):
     both = runs(state)
     results = [_one(both[mask], prompt, temperature, state["gen_seed"]) for mask in R.MASKS]
     how = ("Cada palabra es la más probable según el modelo." if temperature == 0 else
-           "Cada palabra se sortea con temperatura %s y semilla %d: las dos máscaras usan el "
-           "mismo sorteo." % (d.fmt_short(temperature), state["gen_seed"]))
+           "Cada palabra se sortea con temperatura %s y semilla %d, la misma para las dos "
+           "máscaras." % (d.fmt_short(temperature), state["gen_seed"]))
     return {"prompt": " ".join(prompt), "allowed": _grammar_next(prompt), "how": how,
             "runs": results}
 

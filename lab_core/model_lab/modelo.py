@@ -22,12 +22,12 @@ KIND_LABELS = {
 # The pieces of the parameter table, in the order the data flows, with the
 # weights of decoder.param_shapes each one holds ("b*" = every block).
 PIECES = (
-    ("Embedding (una fila por palabra)", ("emb",)),
-    ("LayerNorm antes de la atención (γ, β)", ("ln1_g", "ln1_b")),
-    ("W_Q, W_K, W_V (las dos cabezas juntas)", ("w_q", "w_k", "w_v")),
-    ("W_O (une las cabezas)", ("w_o",)),
-    ("LayerNorm antes de la FFN (γ, β)", ("ln2_g", "ln2_b")),
-    ("FFN: W₁, b₁, W₂, b₂", ("w1", "b1", "w2", "b2")),
+    ("Embedding", ("emb",)),
+    ("LayerNorm 1 (γ, β)", ("ln1_g", "ln1_b")),
+    ("W_Q, W_K, W_V", ("w_q", "w_k", "w_v")),
+    ("W_O", ("w_o",)),
+    ("LayerNorm 2 (γ, β)", ("ln2_g", "ln2_b")),
+    ("FFN (W₁, b₁, W₂, b₂)", ("w1", "b1", "w2", "b2")),
     ("LayerNorm final (γ, β)", ("lnf_g", "lnf_b")),
     ("Unembedding (W_U, b_U)", ("w_u", "b_u")),
 )
@@ -36,7 +36,7 @@ IN_BLOCK = {"ln1_g", "ln1_b", "w_q", "w_k", "w_v", "w_o", "ln2_g", "ln2_b", "w1"
 
 
 def _shape_text(shape):
-    return " × ".join(str(n) for n in shape)
+    return "×".join(str(n) for n in shape)
 
 
 def parameter_rows(cfg=CFG):
@@ -48,7 +48,7 @@ def parameter_rows(cfg=CFG):
         if names[0] in IN_BLOCK:
             one = [shapes["b0.%s" % n] for n in names]
             count = cfg.n_block * sum(math.prod(s) for s in one)
-            shown = "%d bloques × (%s)" % (cfg.n_block, " + ".join(_shape_text(s) for s in one))
+            shown = "%d × (%s)" % (cfg.n_block, " + ".join(_shape_text(s) for s in one))
         else:
             one = [shapes[n] for n in names]
             count = sum(math.prod(s) for s in one)
@@ -58,13 +58,16 @@ def parameter_rows(cfg=CFG):
 
 
 def parameter_table(cfg=CFG):
-    rows = [{"label": label, "cells": [d.cell(None, shown), d.cell(count, d.fmt_int(count))]}
+    """Count first, shapes second: on a phone the count is what stays in view.
+    A piece inside the blocks reads «2 × (…)»: once per block."""
+    rows = [{"label": label, "cells": [d.cell(count, d.fmt_int(count)), d.cell(None, shown)]}
             for label, shown, count in parameter_rows(cfg)]
-    rows.append({"label": "Total", "cells": [d.cell(None, ""),
-                                             d.cell(D.count_params(cfg),
-                                                    d.fmt_int(D.count_params(cfg)))]})
-    return d.table("model-params", "Los parámetros del modelo", ["forma", "parámetros"], rows,
-                   "pieza")
+    rows.append({"label": "Total", "cells": [d.cell(D.count_params(cfg),
+                                                    d.fmt_int(D.count_params(cfg))),
+                                             d.cell(None, "")]})
+    return d.table("model-params", "Los parámetros del modelo", ["parámetros", "formas"], rows,
+                   "pieza", "Las piezas de dentro de los bloques cuentan una vez por bloque: "
+                   "«%d × (…)»." % cfg.n_block)
 
 
 def _kinds():
@@ -87,7 +90,7 @@ def model_panel(state):
     return {
         "params": parameter_table(),
         "size": "d_model = %d, %d cabezas de %d dimensiones por bloque, d_ff = %d, %d bloques y "
-                "%d palabras en el vocabulario: %s parámetros en total."
+                "%d palabras en el vocabulario (contando «.»): %s parámetros en total."
                 % (CFG.d_model, CFG.n_head, CFG.d_model // CFG.n_head, CFG.d_ff, CFG.n_block,
                    CFG.vocab, d.fmt_int(D.count_params(CFG))),
         "corpus": "La gramática escribe %s frases distintas, todas igual de probables. El "

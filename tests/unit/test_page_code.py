@@ -78,10 +78,10 @@ def test_the_checks_catch_a_word_and_a_format(tmp_path):
 
 def test_every_word_the_page_says_is_in_pythons_table():
     literals, said = set(), set()
-    for path in JS + [ROOT / "web" / "bloque.html", ROOT / "web" / "index.html"]:
+    for path in JS + sorted((ROOT / "web").glob("*.html")):
         text = path.read_text(encoding="utf-8")
         said |= set(re.findall(r"""say\(\s*["']([\w.]+)["']""", text))
-        literals |= {m[1:-1] for m in STRING.findall(text)} | set(re.findall(r'data-kicker="([\w.]+)"', text))
+        literals |= {m[1:-1] for m in STRING.findall(text)} | set(re.findall(r'data-(?:kicker|play-label)="([\w.]+)"', text))
     assert not sorted(k for k in said if k not in page_text.TEXT)
     # Every word of the table is said somewhere: by its key, or by a key the
     # page builds at run time (a boot step, an HTTP status, a theme, a chip's
