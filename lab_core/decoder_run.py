@@ -460,7 +460,8 @@ def attention_weights(run, words):  # -> [n_block, H, T, T]
 def head_patterns(run, sentences=G.HELD_OUT):
     # -> {(block, head): {"previous": share, "look_back": share, "pattern": name or None}}
     """Mean weight of each head on the word before (every word after the
-    first) and, at «y» in copy sentences, on the name said earlier. A head
+    first) and, at «y» in «copia» sentences, on the name said earlier (the
+    companion's, several words back). A head
     is given a pattern's name only when that mean reaches PATTERN_SHARE."""
     sentences = list(sentences)
     batch = D.encode([s.words for s in sentences], G.VOCABULARY)
@@ -472,8 +473,10 @@ def head_patterns(run, sentences=G.HELD_OUT):
     before = np.diagonal(w, offset=-1, axis1=-2, axis2=-1)  # [L, B, H, T - 1]
     counted = np.arange(w.shape[-1] - 1)[None, :] < (batch.lengths[:, None] - 1)  # [B, T - 1]
     prev = (before * counted[None, :, None, :]).sum(axis=(1, 3)) / counted.sum()
+    # Only «copia»: in «pide» the name to repeat is the word just before «y»,
+    # so a previous-word head would pass for a look-back one there.
     copies = [(b, s.words.index("y"), s.prompt - 1) for b, s in enumerate(sentences)
-              if s.kind in ("copia", "pide")]
+              if s.kind == "copia"]
     back = np.zeros_like(prev)
     if copies:
         rows, ys, names = (np.array(x) for x in zip(*copies))

@@ -175,7 +175,7 @@ heads       {"words" (the sentence as read), "where" (training, held out, of the
 generation  {"prompt" (as read), "allowed" (the grammar's next words), "how",
             "runs": [{"mask", "text", "new", "table", "cache", "verdict", "ok"}]}.
 lesson      {"table" (training loss and share continued well, per mask),
-            "verdict", "bound"}.
+            "verdict", "bound", "prompts" (what the beginnings are, counted)}.
 
 Charts (pictures.chart), wherever they appear ("chart", "growth_chart"):
   {"title", "kind" ("line" | "bars"), "x", "y": {"min", "max", "log", "label",

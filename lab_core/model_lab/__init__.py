@@ -48,7 +48,8 @@ DEFAULT_PROMPT = "luis se sienta con pablo en el banco del jardín y"
 
 
 def _text(name, prompt=False):
-    return Key(LABELS[name], lambda value, state: read_words(value, LABELS[name], prompt))
+    return Key(LABELS[name], lambda value, state: read_words(value, LABELS[name], prompt),
+               kept=lambda state: "«%s»" % state[name])
 
 
 SPEC = Spec(

@@ -8,51 +8,84 @@ from __future__ import annotations
 from .. import decoder_run as R
 from .. import display as d
 from ..memo import reads
-from .context import GRAMMAR_LOSS, MARGIN, RUN_KEYS, figures_of, fmt_loss, percent
+from .. import grammar as G
+from .context import GRAMMAR_LOSS, MARGIN, MASK_LABELS, RUN_KEYS, figures_of, fmt_loss, percent
 
 WRITES_WELL = 0.9  # the issue's bar: a model that continues ≥ 90 % of the beginnings
 WRITES_BADLY = 0.3  # … and one that continues at most 30 % of them
 LOWER = 0.5  # «much lower»: at most half the other's training loss
 
 
+PROMPTS = R.held_out_prompts()
+TRAIN_STARTS = frozenset(s.words[:n] for s in G.TRAIN for n in range(1, len(s.words)))
+SEEN = sum(p in TRAIN_STARTS for p in PROMPTS)  # beginnings that also start a training sentence
+
+
+def prompts_sentence():
+    """What «comienzos» are, counted: the held-out sentences' distinct
+    beginnings, many of which also begin some training sentence."""
+    return ("Los comienzos son los %d distintos de las %d frases apartadas, cada uno cortado "
+            "justo tras la palabra que decide lo que sigue; %d también empiezan alguna frase "
+            "de entrenamiento. Lo que se mide no es si los ha visto, sino si sabe seguir "
+            "escribiendo hasta una frase de la gramática." % (len(PROMPTS), len(G.HELD_OUT), SEEN))
+
+
+def _rising(run):  # its held-out loss is now above where it started: the rate is too high
+    return run["held_loss"] > run["held"][0][1]
+
+
 def verdict(fig, step):
+    """The lesson's figures in words, and only the conclusion they support."""
     causal, bidir = fig["causal"], fig["bidirectional"]
-    n = len(R.held_out_prompts())
-    figures = ("En el paso %d, la pérdida de entrenamiento es %s con la máscara causal y %s "
-               "con acceso bidireccional; de los %d comienzos apartados, la causal continúa "
-               "bien el %s y la bidireccional el %s." % (
-                   step, fmt_loss(causal["train_loss"]), fmt_loss(bidir["train_loss"]), n,
-                   percent(causal["correct"]), percent(bidir["correct"])))
+    figures = ("En el paso %s, la pérdida de entrenamiento es %s con la máscara causal y %s "
+               "con acceso bidireccional; de los %d comienzos, la causal sigue bien el %s y la "
+               "bidireccional el %s." % (
+                   d.fmt_int(step), fmt_loss(causal["train_loss"]), fmt_loss(bidir["train_loss"]),
+                   len(PROMPTS), percent(causal["correct"]), percent(bidir["correct"])))
     if step == 0:
         return figures + " Aún no ha aprendido ninguna de las dos: pulsa «Entrenar»."
+    rising = [MASK_LABELS[k] for k in R.MASKS if _rising(fig[k])]
+    if rising:
+        which = ("La pérdida con las frases apartadas de la %s está por encima de la inicial"
+                 % rising[0] if len(rising) == 1 else
+                 "Las pérdidas con las frases apartadas de las dos están por encima de las "
+                 "iniciales")
+        return figures + (
+            " %s: con esta tasa de aprendizaje el entrenamiento no converge, y estas cifras no "
+            "dicen nada de las máscaras. Prueba una tasa menor." % which)
     more = step < R.MAX_STEPS  # «sigue entrenando» only while there are steps left
     lower = bidir["train_loss"] <= LOWER * causal["train_loss"]
-    if lower and causal["correct"] >= WRITES_WELL and bidir["correct"] <= WRITES_BADLY:
+    apart = causal["correct"] >= WRITES_WELL and bidir["correct"] <= WRITES_BADLY
+    why = (" Al entrenar, cada posición de la bidireccional podía leer la palabra que tenía que "
+           "predecir; al generar, esa palabra todavía no existe.")
+    if lower and apart:
         return figures + (
             " La bidireccional predice mucho mejor las frases con las que entrena, y aun así "
-            "escribe mucho peor: al entrenar, cada posición podía leer la palabra que tenía que "
-            "predecir; al generar, esa palabra todavía no existe. Su pérdida baja era leer la "
-            "respuesta, no saber la gramática.")
-    if lower and bidir["correct"] < causal["correct"]:
+            "escribe mucho peor." + why + " Su pérdida baja era leer la respuesta, no saber "
+            "la gramática.")
+    if apart:
         return figures + (
-            " La bidireccional ya predice mejor sus frases de entrenamiento y escribe peor: "
-            "aprende a leer la palabra que viene, que al generar no está."
-            + (" Sigue entrenando para ver hasta dónde llega la diferencia." if more else ""))
+            " La causal ya escribe bien y la bidireccional no, aunque su pérdida de "
+            "entrenamiento aún no es ni la mitad de la causal." + why)
+    if bidir["correct"] < causal["correct"]:
+        return figures + (
+            " La bidireccional escribe peor%s." % (
+                " aunque predice mejor sus frases de entrenamiento" if lower else "")
+            + why + (" Sigue entrenando para ver hasta dónde llega la diferencia." if more
+                     else ""))
     if lower:
         return figures + (
             " La bidireccional predice mejor sus frases de entrenamiento, pero con esta "
             "semilla y esta tasa no escribe peor que la causal: la diferencia no se ve aquí.")
     return figures + (" Aún no se separan: sigue entrenando." if more else
-                      " Tras %d pasos no se separan." % step)
-
-
-FAR_BELOW = 0.5  # «far below» the grammar's loss: under half of it
+                      " Tras %s pasos no se separan." % d.fmt_int(step))
 
 
 def bound_sentence(fig):
     """Each run's held-out loss next to the grammar's own: the causal one
-    against the target (within MARGIN), the bidirectional one said to be
-    reading the answer only when it is far below what reading the past allows."""
+    against the target (within MARGIN); the bidirectional one, when below
+    the grammar's, said to be reading the answer (no model that reads only
+    the words before can expect to go there)."""
     causal, bidir = fig["causal"]["held_loss"], fig["bidirectional"]["held_loss"]
     target = GRAMMAR_LOSS + MARGIN
     out = ("Con las frases apartadas, la causal pierde %s por palabra, frente a %s de la "
@@ -60,10 +93,10 @@ def bound_sentence(fig):
                fmt_loss(causal), fmt_loss(GRAMMAR_LOSS),
                "dentro de la meta" if causal < target else "aún fuera de la meta",
                fmt_loss(target)))
-    if bidir < FAR_BELOW * GRAMMAR_LOSS:
-        return out + (" La bidireccional baja a %s, muy por debajo de lo que cabe esperar de un "
-                      "modelo que solo lee las palabras de antes: se llega ahí mirando la "
-                      "respuesta." % fmt_loss(bidir))
+    if bidir < GRAMMAR_LOSS:
+        return out + (" La bidireccional baja a %s, por debajo de lo que cabe esperar de un "
+                      "modelo que solo lee las palabras de antes: llega ahí porque lee la "
+                      "palabra que debe predecir." % fmt_loss(bidir))
     return out + " La bidireccional pierde %s." % fmt_loss(bidir)
 
 
@@ -72,16 +105,17 @@ def lesson_panel(state):
     fig = figures_of(state)
     step = state["steps"]
     rows = [
-        {"label": "pérdida de entrenamiento", "cells": [
+        {"label": "pérdida (entrenamiento)", "cells": [
             d.cell(fig[k]["train_loss"], fmt_loss(fig[k]["train_loss"])) for k in R.MASKS]},
-        {"label": "comienzos apartados bien continuados", "cells": [
+        {"label": "comienzos bien seguidos", "cells": [
             d.cell(fig[k]["correct"], percent(fig[k]["correct"])) for k in R.MASKS]},
     ]
     return {
-        "table": d.table("model-lesson", "Las dos cifras, paso %d" % step,
+        "table": d.table("model-lesson", "Las dos cifras, paso %s" % d.fmt_int(step),
                          ["causal", "bidireccional"], rows, "cifra"),
         "verdict": verdict(fig, step),
         "bound": bound_sentence(fig),
+        "prompts": prompts_sentence(),
     }
 
 

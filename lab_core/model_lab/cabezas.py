@@ -44,15 +44,17 @@ def pattern_sentence(block, head, found):
     name = head_label(block, head).capitalize()
     back, prev = d.fmt(found["look_back"]), d.fmt(found["previous"])
     if found["pattern"] == "look_back":
-        return ("%s mira atrás: en las frases apartadas con un nombre repetido, al llegar a «y» "
+        return ("%s mira atrás: en las frases apartadas en que alguien se sienta con otro, al "
+                "llegar a «y» "
                 "pone de media %s de su peso en el nombre que toca repetir, dicho antes (en "
                 "general, da %s a la palabra anterior)." % (name, back, prev))
     if found["pattern"] == "previous":
         return ("%s mira la palabra anterior: en las frases apartadas le da de media %s de su "
                 "peso (y %s al nombre que toca repetir, al llegar a «y»)." % (name, prev, back))
     return ("%s no muestra un patrón: en las frases apartadas da de media %s de su peso a la "
-            "palabra anterior y %s al nombre que toca repetir, al llegar a «y»; para nombrar "
-            "uno hace falta %s." % (name, prev, back, d.fmt(R.PATTERN_SHARE)))
+            "palabra anterior y %s al nombre que toca repetir, al llegar a «y». Se le pone "
+            "nombre cuando una de esas medias llega a %s." % (name, prev, back,
+                                                             d.fmt(R.PATTERN_SHARE)))
 
 
 @reads(*RUN_KEYS, "sentence", "mask")
@@ -79,7 +81,8 @@ def heads_panel(state):
                               for i in range(n)])
             tables.append(d.table("model-heads-%d-%d" % (l, h), "Pesos · %s" % head_label(l, h),
                                   list(words), rows, "consulta", note))
-        caption = "Bloque %d · máscara %s · paso %d" % (l + 1, MASK_LABELS[mask], state["steps"])
+        caption = "Bloque %d · máscara %s · paso %s" % (l + 1, MASK_LABELS[mask],
+                                                        d.fmt_int(state["steps"]))
         blocks.append({"title": "Bloque %d" % (l + 1),
                        "view": attention_lines(list(words), drawn, None, caption),
                        "tables": tables})

@@ -65,5 +65,7 @@ def read_words(value, label, prompt=False):
     try:
         (R.encode_prompt if prompt else R.encode_words)(words)
     except ValueError as error:
-        raise ValueError("%s: %s" % (label, error)) from None
+        said = str(error)  # «el comienzo …» already names the field
+        raise ValueError(said if said.startswith("el comienzo") else
+                         "%s: %s" % (label, said)) from None
     return " ".join(words)

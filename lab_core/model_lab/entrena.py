@@ -20,14 +20,14 @@ AXIS_EVERY = 500  # the x axis grows in 500-step strides once training passes th
 def result_table(fig, step):
     """The figures at this step, one column per mask (two columns fit a phone)."""
     rows = [
-        {"label": "pérdida de entrenamiento", "cells": [
+        {"label": "pérdida (entrenamiento)", "cells": [
             d.cell(fig[k]["train_loss"], fmt_loss(fig[k]["train_loss"])) for k in MASKS]},
-        {"label": "pérdida con las apartadas", "cells": [
+        {"label": "pérdida (apartadas)", "cells": [
             d.cell(fig[k]["held_loss"], fmt_loss(fig[k]["held_loss"])) for k in MASKS]},
-        {"label": "comienzos apartados bien continuados", "cells": [
+        {"label": "comienzos bien seguidos", "cells": [
             d.cell(fig[k]["correct"], percent(fig[k]["correct"])) for k in MASKS]},
     ]
-    return d.table("model-result", "Resultado en el paso %d" % step,
+    return d.table("model-result", "Resultado en el paso %s" % d.fmt_int(step),
                    [MASK_LABELS[k] for k in MASKS], rows, "cifra")
 
 
@@ -55,27 +55,38 @@ def loss_chart(fig, step):
         values += [x for _, x in held]
     lines.append(series("la propia gramática", [0, right], [GRAMMAR_LOSS] * 2, 2, log=True))
     low, high = min(values), max(values)
-    said = []
-    for mask in MASKS:
-        held = fig[mask]["held"]
-        said.append("la %s pasa de %s a %s con las frases apartadas" % (
-            MASK_LABELS[mask], fmt_loss(held[0][1]), fmt_loss(held[-1][1])))
+    causal, bidir = fig["causal"], fig["bidirectional"]
+    if step == 0:
+        now = ("Antes de entrenar, las dos pierden lo mismo con las frases apartadas: %s y %s."
+               % (fmt_loss(causal["held"][0][1]), fmt_loss(bidir["held"][0][1])))
+    else:
+        at = causal["held"][-1][0]
+        now = ("En el paso %s, la pérdida de entrenamiento (media de los últimos %d pasos) es "
+               "%s con la causal y %s con la bidireccional; con las frases apartadas, medida "
+               "en el paso %s, %s y %s." % (
+                   d.fmt_int(step), SMOOTH if step >= SMOOTH else step,
+                   fmt_loss(_recent(causal["losses"])), fmt_loss(_recent(bidir["losses"])),
+                   d.fmt_int(at), fmt_loss(causal["held"][-1][1]), fmt_loss(bidir["held"][-1][1])))
     alt = ("Pérdida según el paso, en escala logarítmica: la de entrenamiento (media de cada "
-           "%d pasos) y la de las frases apartadas (un punto cada %d pasos). Hasta el paso %d, "
-           "%s. La línea de la gramática está en %s." % (
-               SMOOTH, R.HELD_EVERY, fig[MASKS[0]]["held"][-1][0], "; ".join(said),
-               fmt_loss(GRAMMAR_LOSS)))
+           "%d pasos) y la de las frases apartadas (un punto cada %d pasos), con la máscara "
+           "causal y la bidireccional. %s La recta horizontal es la pérdida de la propia "
+           "gramática, %s." % (SMOOTH, R.HELD_EVERY, now, fmt_loss(GRAMMAR_LOSS)))
     return chart("Pérdida durante el entrenamiento",
                  linear_axis(0, right, "paso", 5, integer=True),
                  log_axis(low, high, "pérdida (nats por palabra)"), lines, alt,
-                 marker={"x": step, "y": d.num(math.log10(max(low, min(high, GRAMMAR_LOSS)))),
-                         "label": "paso %d" % step})
+                 marker={"x": step, "y": d.num(math.log10(causal["held"][-1][1])),
+                         "label": "paso %s" % d.fmt_int(step)})
+
+
+def _recent(losses):  # the training curve's value now: the mean of the last SMOOTH steps
+    window = losses[-SMOOTH:]
+    return sum(window) / len(window)
 
 
 def stopped(fig):
-    return ["La ejecución %s se detuvo en el paso %d: con esta tasa de aprendizaje sus pesos "
+    return ["La ejecución %s se detuvo en el paso %s: con esta tasa de aprendizaje sus pesos "
             "dejaron de ser números finitos, y se queda con los del último paso válido."
-            % (MASK_LABELS[k], fig[k]["stopped_at"]) for k in MASKS
+            % (MASK_LABELS[k], d.fmt_int(fig[k]["stopped_at"])) for k in MASKS
             if fig[k]["stopped_at"] is not None]
 
 
@@ -84,7 +95,7 @@ def training_panel(state):
     fig = figures_of(state)
     step = state["steps"]
     return {
-        "step": "Paso %d de %d" % (step, R.MAX_STEPS),
+        "step": "Paso %s de %s" % (d.fmt_int(step), d.fmt_int(R.MAX_STEPS)),
         "status": ("Sin entrenar: los pesos son los iniciales, los mismos para las dos máscaras."
                    if step == 0 else "Tras 1 paso, con un lote de %d frases." % R.BATCH
                    if step == 1 else

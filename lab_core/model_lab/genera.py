@@ -52,13 +52,15 @@ def _one(run, prompt, temperature, seed):
     cached = out["cached"]
     rows = []
     for i, (word, p) in enumerate(zip(new, out["probs"])):
+        read = len(prompt) + i  # the words before it: the keys its choice attends to
         rows.append({"label": "%d · %s" % (i + 1, word), "cells": [
             d.cell(p, d.fmt(p)),
-            d.cell(out["cache_rows"][i], str(out["cache_rows"][i])) if cached
-            else d.cell(None, "sin caché")]})
+            d.cell(read, str(read)) if cached else d.cell(None, "sin caché")]})
     mask = run.mask_kind
     table = d.table("model-gen-%s" % mask, "Lo que escribe la %s" % MASK_LABELS[mask],
-                    ["probabilidad del modelo", "posiciones en la caché"], rows, "palabra")
+                    ["probabilidad según el modelo", "claves en la caché al elegirla"], rows,
+                    "palabra", "La probabilidad es la del modelo, sin temperatura."
+                    if temperature else None)
     if cached:
         cache = ("Con la caché calculó %s de claves y valores (una k y una v por palabra y "
                  "bloque); sin ella, recalculando el comienzo en cada paso, habría calculado "

@@ -101,12 +101,12 @@ def model_panel(state):
         "bound": "Aunque el modelo aprendiera la gramática entera, no podría adivinar todas las "
                  "palabras: tras «%s» puede venir %s. Un modelo que conociera las probabilidades exactas de la gramática pagaría, "
                  "de media, %s nats por palabra en las frases apartadas: es la pérdida más baja "
-                 "que cabe esperar sin ver las palabras que faltan. La meta es quedar a menos de "
+                 "que cabe esperar sin ver las palabras que vienen después. La meta es quedar a menos de "
                  "%s de ella." % (" ".join(OPEN_PREFIX), join_words(
                      ["«%s»" % w for w in G.next_words(OPEN_PREFIX)], "o"),
                      d.fmt_small(GRAMMAR_LOSS), d.fmt(MARGIN, 1)),
-        "vocabulary": "%s palabras: %s, y «%s» para terminar."
-                      % (d.fmt_int(len(words)), join_words(words), G.END),
+        "vocabulary": "%s palabras: %s; y «%s» para terminar."
+                      % (d.fmt_int(len(words)), ", ".join("«%s»" % w for w in words), G.END),
         "batch": "Cada paso de entrenamiento toma %d frases al azar de las de entrenamiento. "
                  "La pérdida con las apartadas se mide cada %d pasos."
                  % (R.BATCH, R.HELD_EVERY),

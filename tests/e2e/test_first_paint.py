@@ -62,14 +62,16 @@ def page_index(page_name):
 
 
 def prepared_view(lab_name, state):
-    index = page_index({"attention": "index.html", "block": "bloque.html"}[lab_name])
+    index = page_index({"attention": "index.html", "block": "bloque.html",
+                        "model": "modelo.html"}[lab_name])
     lab = prepared.get_lab(lab_name)
     name = prepared.group_name(lab, state)
     group = json.loads((STATIC / index["path"] / (name + ".json")).read_text(encoding="utf-8"))
     return prepared.assemble(group, state)
 
 
-@pytest.mark.parametrize("page_name, lab_name", [("", "attention"), ("bloque.html", "block")])
+@pytest.mark.parametrize("page_name, lab_name", [("", "attention"), ("bloque.html", "block"),
+                                                 ("modelo.html", "model")])
 def test_first_paint_equals_the_live_view(lab, page_name, lab_name):
     lab.open(lab.base_url + page_name)
     live = json.loads(lab.page.evaluate("window.py_view_data"))["view"]
@@ -100,7 +102,8 @@ def sweep_states(module):
     return [{k: s[k] for k in module.selectors} for s in states]
 
 
-@pytest.mark.parametrize("lab_name, page_name", [("attention", ""), ("block", "bloque.html")])
+@pytest.mark.parametrize("lab_name, page_name", [("attention", ""), ("block", "bloque.html"),
+                                                 ("model", "modelo.html")])
 def test_every_prepared_part_equals_the_live_one(lab, lab_name, page_name):
     lab.open(lab.base_url + page_name)
     module = prepared.get_lab(lab_name)

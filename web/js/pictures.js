@@ -248,6 +248,8 @@ export function renderChart(node, chart) {
       const line = svgElement("line", { x1: 1, y1: 5, x2: 27, y2: 5, class: `series series-${series.style}` });
       if (series.dash) line.setAttribute("stroke-dasharray", "6 4");
       sample.append(line);
+      // A series drawn with its points shows one in its sample too.
+      if (series.dots) sample.append(svgElement("circle", { cx: 14, cy: 5, r: 2.5, class: `point series-${series.style}` }));
       item.append(sample, document.createTextNode(` ${series.name}`));
       legend.append(item);
     }
