@@ -300,9 +300,14 @@ function play(button) {
   playing = { button };
   button.textContent = say("pause");
   button.setAttribute("aria-pressed", "true");
+  // A first, shorter stride (data-play-first) answers the press within a
+  // moment; later strides land on multiples of the stride (the model's
+  // held-out loss is measured there, so a view never computes it again).
+  let first = Number(button.dataset.playFirst) || 0;
   const tick = () => {
     if (!playing) return;
-    step = Math.min(last, step + stride);
+    step = Math.min(last, first ? step + first : (Math.floor(step / stride) + 1) * stride);
+    first = 0;
     lab.set({ [key]: step }).then(() => {
       if (!playing) return;
       if (step >= last) stopPlaying();
