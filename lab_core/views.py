@@ -29,7 +29,8 @@ query_string  the state's URL form (only keys that differ from the default;
           "" for the default state); the page mirrors it into location.search.
 notices   list of str: what was ignored from the URL, for the user.
 controls  key -> {"label", "options": [{"value", "label"}]} for choices, or
-          {"label", "min", "max", "step"} for numbers.
+          {"label", "min", "max", "step"} for numbers, with "off": bool where
+          the state can make the number moot (the page turns the field off).
 fields    key -> {"text", "raw", "up", "down"} for every number field: the
           text the field shows (Spanish, "0,5"), its slider form ("0.5"), and
           the values ↑ and ↓ send (null at a bound); for a vector, each is a

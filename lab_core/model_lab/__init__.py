@@ -90,10 +90,17 @@ def _choices(name, labels):
             "options": [{"value": k, "label": v} for k, v in labels.items()]}
 
 
-@reads()
+# Greedy decoding draws nothing: its temperature and seed are turned off.
+DRAW_KEYS = ("gen_temp", "gen_seed")
+
+
+@reads("gen_mode")
 def controls(state):
+    greedy = state["gen_mode"] == "greedy"
     return {
-        **{name: number_control(LABELS[name], *bounds) for name, bounds in NUMBERS.items()},
+        **{name: dict(number_control(LABELS[name], *bounds),
+                      **({"off": greedy} if name in DRAW_KEYS else {}))
+           for name, bounds in NUMBERS.items()},
         "positions": _choices("positions", POSITION_LABELS),
         "mask": _choices("mask", MASK_LABELS),
         "gen_mode": _choices("gen_mode", GEN_MODES),

@@ -25,6 +25,10 @@ def test_the_model_and_its_parameter_table(lab):
     assert lab.table("Los parámetros del modelo") == rows_text(view["model"]["params"])
     assert lab.table("Los parámetros del modelo")["Total"][0] == "6.035"
     assert text(lab.page.locator("#model-size")) == view["model"]["size"]
+    # No question on this page, so no link «con respuestas» to offer.
+    assert lab.page.locator(".predict").count() == 0
+    assert lab.page.get_by_role("button", name="Enlace con respuestas").count() == 0
+    assert lab.page.get_by_role("button", name="Copiar enlace").is_visible()
     assert not lab.errors
 
 
@@ -80,6 +84,13 @@ def test_a_typed_sentence_and_a_typed_beginning(lab):
     for i, run in enumerate(view["generation"]["runs"]):
         assert text(shown.nth(i).locator(".gen-text")) == run["text"]
         assert lab.table(run["table"]["caption"]) == rows_text(run["table"])
+    # Greedy draws nothing: its temperature and seed are off until sampling.
+    temperature, draw_seed = page.get_by_label("Temperatura"), page.get_by_label("Semilla del sorteo")
+    assert temperature.is_disabled() and draw_seed.is_disabled()
+    lab.choose("Cómo elige", model_lab.genera.GEN_MODES["sample"])
+    assert temperature.is_enabled() and draw_seed.is_enabled()
+    lab.choose("Cómo elige", model_lab.genera.GEN_MODES["greedy"])
+    assert temperature.is_disabled()
     lab.forget_errors()
 
 

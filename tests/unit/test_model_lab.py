@@ -136,6 +136,13 @@ def test_generation_counts_what_the_cache_saved(trained):
     assert out["allowed"] == "La gramática solo permite seguir con «pablo»."
 
 
+def test_greedy_turns_the_draws_numbers_off():
+    greedy, sampled = view()["controls"], view(gen_mode="sample")["controls"]
+    for key in ("gen_temp", "gen_seed"):
+        assert greedy[key]["off"] is True and sampled[key]["off"] is False
+    assert "off" not in greedy["lr"] and "off" not in greedy["steps"]
+
+
 def test_typed_words_are_read_as_the_model_reads_them():
     assert context.read_words("  Ana va al Banco con Luis y luis pide un crédito.", "Frase") == \
         "ana va al banco con luis y luis pide un crédito ."

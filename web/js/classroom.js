@@ -16,6 +16,11 @@ export function initClassroom(hooks) {
   initTheme();
   initShare(hooks);
   initExports(hooks);
+  // A link «con respuestas» opens the answers of a page's questions: where
+  // there are none (the model page), it would copy the plain link again.
+  if (!document.querySelector(".predict")) {
+    for (const button of document.querySelectorAll('[data-classroom="copy-teacher-link"]')) button.hidden = true;
+  }
   document.addEventListener("click", onClick);
   for (const dialog of document.querySelectorAll("dialog")) {
     dialog.addEventListener("click", (event) => {

@@ -11,7 +11,7 @@
 // Text always goes in through textContent: nothing from the view or the URL
 // is ever parsed as HTML.
 
-import { el, renderText } from "./dom.js";
+import { el, renderText, turnOff } from "./dom.js";
 import { renderBuilder, renderVectors } from "./editors.js";
 import { renderChart, renderHeadView, renderHeatmap, renderRopeDrawing } from "./pictures.js";
 import { applyVeil, renderPredict } from "./predict.js";
@@ -60,12 +60,14 @@ function renderSelect(node, control) {
 
 // Bounds from the control spec: a slider's own; a number field is text (a
 // number input reads the Spanish «2,5» as 25), its bounds data for ↑ and ↓.
+// A spec with "off" turns the control off while the state makes it moot.
 function renderNumber(node, control) {
   for (const bound of ["min", "max", "step"]) {
     if (!(bound in control)) continue;
     if (node.type === "range") node[bound] = String(control[bound]);
     else node.dataset[bound] = String(control[bound]);
   }
+  if ("off" in control) turnOff(node, control.off);
 }
 
 // A link to a panel of the page: {panel, panel_label}.
