@@ -178,6 +178,36 @@ def entropy_per_word(sentences):
     return sum(losses) / len(losses)
 
 
+# What a predictor may know of a prefix (the words before the next one):
+# the words said so far without their order, with the current one; and the
+# same with the one before it too. `loss_knowing` says what each is worth.
+def said_and_current(prefix):
+    return frozenset(prefix), prefix[-1]
+
+
+def said_current_and_previous(prefix):
+    return frozenset(prefix), prefix[-1], prefix[-2] if len(prefix) > 1 else None
+
+
+@functools.lru_cache(maxsize=8)
+def loss_knowing(know=None):
+    """The loss per predicted word, over every sentence of the grammar, of
+    the best predictor that knows only know(prefix) of each prefix (None:
+    the whole prefix, in order): for each thing it may know, the grammar's
+    own distribution of the next word among the prefixes that share it.
+    Knowing less never costs less; with the whole prefix this is
+    entropy_per_word(SENTENCES)."""
+    know = know or tuple
+    events = [(know(s.words[:i]), s.words[i], s.p) for s in SENTENCES
+              for i in range(1, len(s.words))]
+    mass, known = {}, {}  # (known, next word) -> probability; known -> probability
+    for k, word, p in events:
+        mass[k, word] = mass.get((k, word), 0.0) + p
+        known[k] = known.get(k, 0.0) + p
+    return (sum(p * -math.log(mass[k, word] / known[k]) for k, word, p in events)
+            / sum(p for _, _, p in events))
+
+
 def is_sentence(words):
     """The grammar's own check: is this word sequence one of its sentences?"""
     return tuple(words) in LANGUAGE

@@ -11,7 +11,7 @@ from .. import grammar as G
 from ..display import rows_note
 from ..memo import reads
 from ..pictures import HeadLines, attention_lines
-from .context import MASK_LABELS, RUN_KEYS, runs
+from .context import MASK_LABELS, RUN_KEYS, fmt_loss, runs
 
 TRAIN_WORDS = frozenset(s.words for s in G.TRAIN)
 HELD_WORDS = frozenset(s.words for s in G.HELD_OUT)
@@ -57,6 +57,21 @@ def pattern_sentence(block, head, found):
                                                              d.fmt(R.PATTERN_SHARE)))
 
 
+def previous_note(found):
+    """When no head is named for the word before, what that word is worth in
+    this grammar (grammar.loss_knowing: the best loss knowing the words said,
+    then the word before too, then the whole prefix); None otherwise."""
+    if any(f["pattern"] == "previous" for f in found.values()):
+        return None
+    return ("Ninguna cabeza mira sobre todo la palabra anterior, y en estas frases le serviría de "
+            "poco: en el mejor caso, quien sabe qué palabras se han dicho ya (sin su orden) y "
+            "cuál es la actual adivina la siguiente con una pérdida de %s por palabra; saber "
+            "además cuál es la anterior la baja a %s, y tener delante la frase entera, en su "
+            "orden, a %s." % (fmt_loss(G.loss_knowing(G.said_and_current)),
+                              fmt_loss(G.loss_knowing(G.said_current_and_previous)),
+                              fmt_loss(G.loss_knowing())))
+
+
 @reads(*RUN_KEYS, "sentence", "mask")
 def heads_panel(state):
     words = tuple(state["sentence"].split())
@@ -91,7 +106,8 @@ def heads_panel(state):
         "words": " ".join(words),
         "where": where(words),
         "blocks": blocks,
-        "patterns": [pattern_sentence(l, h, found[(l, h)]) for l, h in sorted(found)],
+        "patterns": [pattern_sentence(l, h, found[(l, h)]) for l, h in sorted(found)]
+        + ([previous_note(found)] if previous_note(found) else []),
     }
 
 

@@ -3,6 +3,7 @@ independent computation of the numbers it talks about, and bad input."""
 import json
 import math
 import re
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -99,7 +100,9 @@ def test_the_verdict_at_step_zero_claims_nothing():
 
 def test_a_head_is_named_only_when_its_numbers_pass_the_threshold(trained):
     run = R.train_both(R.DEFAULT_LR, R.DEFAULT_SEED, TRAINED)["causal"]
-    for sentence in trained["heads"]["patterns"]:
+    per_head = [s for s in trained["heads"]["patterns"] if s.startswith("Bloque")]
+    assert len(per_head) == R.CONFIG.n_block * R.CONFIG.n_head
+    for sentence in per_head:
         block, head = (int(x) - 1 for x in re.match(r"Bloque (\d), cabeza (\d)", sentence).groups())
         # Independently: one sentence at a time, by the weights' definition.
         prev, back = [], []
@@ -115,6 +118,35 @@ def test_a_head_is_named_only_when_its_numbers_pass_the_threshold(trained):
         shown = [number(x) for x in re.findall(r"\d,\d\d", sentence)]
         assert round(back, 2) in shown and round(prev, 2) in shown
     assert any("mira atrás" in s for s in trained["heads"]["patterns"])
+
+
+def best_loss_by_groups(know):
+    """A second computation of grammar.loss_knowing: group the (prefix,
+    next word) events by what is known, and sum each group's entropy of the
+    next word, weighted by the group's probability."""
+    groups = {}
+    for s in G.SENTENCES:
+        for i in range(1, len(s.words)):
+            groups.setdefault(know(s.words[:i]), Counter())[s.words[i]] += s.p
+    total = sum(sum(c.values()) for c in groups.values())
+    return sum(-sum(p * math.log(p / sum(c.values())) for p in c.values())
+               for c in groups.values()) / total
+
+
+def test_the_word_before_is_said_to_be_worth_what_the_grammar_says(trained):
+    said = lambda p: (frozenset(p), p[-1])
+    before = lambda p: (frozenset(p), p[-1], p[-2] if len(p) > 1 else None)
+    losses = [best_loss_by_groups(k) for k in (said, before, tuple)]
+    assert losses[0] > losses[1] > losses[2]  # knowing more never costs more
+    assert losses[2] == pytest.approx(G.entropy_per_word(G.SENTENCES))
+    found = {k: {"pattern": None} for k in [(0, 0), (0, 1)]}
+    note = model_lab.cabezas.previous_note(found)
+    assert [number(x) for x in re.findall(r"\d,\d{3}", note)] == [round(x, 3) for x in losses]
+    # Said only while no head is named for the word before, as at the defaults.
+    assert model_lab.cabezas.previous_note(dict(found, x={"pattern": "previous"})) is None
+    run = R.train_both(R.DEFAULT_LR, R.DEFAULT_SEED, TRAINED)["causal"]
+    named = any(p["pattern"] == "previous" for p in R.head_patterns(run).values())
+    assert (note in trained["heads"]["patterns"]) == (not named)
 
 
 def test_generation_counts_what_the_cache_saved(trained):
