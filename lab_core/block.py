@@ -236,15 +236,27 @@ def norm_gradients(depth, d=16, n_seq=8, seed=3):
 
 
 @functools.lru_cache(maxsize=1)
-def last_layer_gradients(max_depth):
+def last_layer_gradients(max_depth, d=16, n_seq=8, seed=3):
     # -> (post [max_depth], pre [max_depth])
     """‖∂L/∂W‖ of the last layer at initialisation, for stacks of 1 …
-    max_depth layers, post-norm and pre-norm (norm_gradients)."""
+    max_depth layers, post-norm and pre-norm: norm_gradients(depth)[k][-1]
+    for every depth, in one forward pass. The stacks share their first
+    layers (the draws come in the same order), and the last layer's
+    gradient needs no backward pass below it: ∂L/∂x_depth is the upstream
+    gradient G (post-norm) or G through the final LN (pre-norm)."""
+    rng = np.random.RandomState(seed)
+    x0 = rng.normal(size=(n_seq, d))
+    upstream = rng.normal(size=(n_seq, d)) / np.sqrt(d)
+    weights = rng.normal(0.0, 1.0 / np.sqrt(d), size=(max_depth, d, d))
+    ones, zeros = np.ones(d), np.zeros(d)
     post, pre = [], []
-    for depth in range(1, max_depth + 1):
-        p, q = norm_gradients(depth)
-        post.append(p[-1])
-        pre.append(q[-1])
+    x_post = x_pre = x0
+    for w in weights:
+        s = x_post + x_post @ w  # s_depth; x_depth = LN(s_depth)
+        post.append(float(np.linalg.norm(x_post.T @ _layer_norm_backward(s, upstream))))
+        normed = layer_norm(x_pre, ones, zeros)  # LN(x_{depth−1})
+        x_post, x_pre = layer_norm(s, ones, zeros), x_pre + normed @ w
+        pre.append(float(np.linalg.norm(normed.T @ _layer_norm_backward(x_pre, upstream))))
     return post, pre
 
 

@@ -188,6 +188,17 @@ def test_gradient_norms_match_finite_differences():
 
 # -------------------------------------------------------------- LayerNorm
 
+def test_last_layer_gradients_in_one_pass_equal_each_stack_backward():
+    """The panel's table comes from one forward pass over 64 layers; each
+    depth's full stack, with its whole backward pass (norm_gradients), must
+    give the same last-layer gradient."""
+    post, pre = b.last_layer_gradients(64)
+    for depth in range(1, 65):
+        whole_post, whole_pre = b.norm_gradients(depth)
+        assert post[depth - 1] == pytest.approx(whole_post[-1], rel=1e-12)
+        assert pre[depth - 1] == pytest.approx(whole_pre[-1], rel=1e-12)
+
+
 def test_layer_norm_by_hand():
     x = np.array([2.0, 4.0, 6.0, 8.0])
     mean, var = 5.0, 5.0
