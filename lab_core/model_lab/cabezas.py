@@ -107,7 +107,7 @@ def heads_panel(state):
         "where": where(words),
         "blocks": blocks,
         "patterns": [pattern_sentence(l, h, found[(l, h)]) for l, h in sorted(found)]
-        + ([previous_note(found)] if previous_note(found) else []),
+        + [note for note in [previous_note(found)] if note],
     }
 
 
