@@ -148,16 +148,26 @@ def split(seed=SPLIT_SEED, held_out_share=HELD_OUT_SHARE):
 TRAIN, HELD_OUT = split()
 
 
-@functools.lru_cache(maxsize=4096)
+def _following():
+    """Every prefix of every sentence -> {next word: summed probability of
+    the sentences that continue it with that word}: one pass over the
+    grammar, so that next_words is a look-up."""
+    after = {}
+    for s in SENTENCES:
+        for i in range(len(s.words)):
+            seen = after.setdefault(s.words[:i], {})
+            seen[s.words[i]] = seen.get(s.words[i], 0.0) + s.p
+    return after
+
+
+_AFTER = _following()
+
+
 def next_words(prefix):  # tuple of words -> {word: probability}
     """The grammar's distribution of the word after `prefix` (empty if no
     sentence starts so): the sum of the probabilities of the sentences that
     continue it with each word, normalised."""
-    n = len(prefix)
-    mass = {}
-    for s in SENTENCES:
-        if len(s.words) > n and s.words[:n] == prefix:
-            mass[s.words[n]] = mass.get(s.words[n], 0.0) + s.p
+    mass = _AFTER.get(tuple(prefix), {})
     total = sum(mass.values())
     return {w: m / total for w, m in mass.items()}
 
