@@ -52,9 +52,14 @@ def pattern_sentence(block, head, found):
         return ("%s mira la palabra anterior: en las frases apartadas le da de media %s de su "
                 "peso (y %s al nombre que toca repetir, al llegar a «y»)." % (name, prev, back))
     return ("%s no muestra un patrón: en las frases apartadas da de media %s de su peso a la "
-            "palabra anterior y %s al nombre que toca repetir, al llegar a «y». Se le pone "
-            "nombre cuando una de esas medias llega a %s." % (name, prev, back,
-                                                             d.fmt(R.PATTERN_SHARE)))
+            "palabra anterior y %s al nombre que toca repetir, al llegar a «y»." % (
+                name, prev, back))
+
+
+RULE = ("La página le pone nombre a lo que hace una cabeza cuando, en las frases apartadas, "
+        "una de estas dos medias llega a %s: su peso en la palabra anterior, o, al llegar a "
+        "«y» en las frases en que alguien se sienta con otro, su peso en el nombre que toca "
+        "repetir." % d.fmt(R.PATTERN_SHARE))
 
 
 def previous_note(found):
@@ -106,6 +111,7 @@ def heads_panel(state):
         "words": " ".join(words),
         "where": where(words),
         "blocks": blocks,
+        "rule": RULE,
         "patterns": [pattern_sentence(l, h, found[(l, h)]) for l, h in sorted(found)]
         + [note for note in [previous_note(found)] if note],
     }

@@ -118,6 +118,7 @@ def test_a_head_is_named_only_when_its_numbers_pass_the_threshold(trained):
         shown = [number(x) for x in re.findall(r"\d,\d\d", sentence)]
         assert round(back, 2) in shown and round(prev, 2) in shown
     assert any("mira atrás" in s for s in trained["heads"]["patterns"])
+    assert R.PATTERN_SHARE == 0.5 and "llega a 0,50" in trained["heads"]["rule"]
 
 
 def best_loss_by_groups(know):
