@@ -325,6 +325,17 @@ def _all_finite(*arrays):
     return all(np.isfinite(a).all() for a in arrays)
 
 
+def _finite_runs(arrays, n_runs):
+    # [n_runs, ...] arrays -> [n_runs] bool: every element of that run finite
+    """One sum per run over all its elements: a finite sum proves them all
+    finite (∞ or NaN anywhere makes it ∞ or NaN). Only a run whose sum is
+    not finite (one of them, or an overflowing sum) is looked at element by
+    element. A few NumPy calls per step, not a few per array and run."""
+    total = np.concatenate([a.reshape(n_runs, -1) for a in arrays], axis=1).sum(axis=1)
+    return [bool(ok) or _all_finite(*(a[r] for a in arrays))
+            for r, ok in enumerate(np.isfinite(total))]
+
+
 def train(lr=DEFAULT_LR, seed=DEFAULT_SEED, steps=MAX_STEPS, mask_kind="bidirectional"):
     # -> trajectory dict (see the module docstring)
     """Full-batch gradient descent: params ← params − lr·grads, `steps` times."""
@@ -368,11 +379,11 @@ def _train_runs(lr, seed, steps, mask_kinds):
             f = banco_forward(params, batch, mask_kinds)
             # 0.0 − mean, not −mean: a perfect fit reads 0, never −0.
             picked = f["log_probs"][:, rows, labels]                # [n_runs, n_sent]
+            probs_ok = _finite_runs([f["probs"]], n_runs)
             for r in list(running):
                 loss = 0.0 - float(np.mean(picked[r, :n_train]))
                 test_loss = 0.0 - float(np.mean(picked[r, n_train:]))
-                if not (math.isfinite(loss) and math.isfinite(test_loss)
-                        and np.isfinite(f["probs"][r]).all()):
+                if not (math.isfinite(loss) and math.isfinite(test_loss) and probs_ok[r]):
                     # Step 0 (small initial weights) is always finite.
                     stopped_at[r] = step - 1
                     running.remove(r)
@@ -384,8 +395,9 @@ def _train_runs(lr, seed, steps, mask_kinds):
             grads = backward(params, train_batch, {name: f[name][:, :n_train] for name in (
                 "q", "k", "v", "weights", "out", "probs")})
             params = {name: params[name] - lr * grads[name] for name in PARAM_NAMES}
+            params_ok = _finite_runs([params[name] for name in PARAM_NAMES], n_runs)
             for r in list(running):
-                if not _all_finite(*(params[name][r] for name in PARAM_NAMES)):
+                if not params_ok[r]:
                     stopped_at[r] = step
                     running.remove(r)
             if not running:
