@@ -14,7 +14,8 @@ the seed: scripts/model_figures.py measures it).
 
 Heads are named only when their numbers show a pattern (`head_patterns`):
 a previous-word head puts most of each word's weight on the word just
-before it; a look-back head, at «y» in a copy sentence, puts most of its
+before it, a next-word head (bidirectional only) on the word just after
+it; a look-back head, at «y» in a copy sentence, puts most of its
 weight on the companion's name said earlier, which is the word that must
 come next (not the subject's name, also earlier).
 """
@@ -458,21 +459,27 @@ def attention_weights(run, words):  # -> [n_block, H, T, T]
 
 
 def head_patterns(run, sentences=G.HELD_OUT):
-    # -> {(block, head): {"previous": share, "look_back": share, "pattern": name or None}}
+    # -> {(block, head): {"previous", "next", "look_back": share, "pattern": name or None}}
     """Mean weight of each head on the word before (every word after the
-    first) and, at «y» in «copia» sentences, on the name said earlier (the
-    companion's, several words back). A head
-    is given a pattern's name only when that mean reaches PATTERN_SHARE."""
+    first), on the word after (every word before the last: only the
+    bidirectional mask lets a head see it) and, at «y» in «copia»
+    sentences, on the name said earlier (the companion's, several words
+    back). A head is given the name of its largest mean, only when that
+    mean reaches PATTERN_SHARE."""
     sentences = list(sentences)
     batch = D.encode([s.words for s in sentences], G.VOCABULARY)
     _, cache = D.forward(run.params, run.cfg, batch.tokens, batch.lengths, run.mask_kind,
                          run.positions)
     w = np.stack([c[1][4][0] for c in cache[2]])  # [L, B, H, T, T], run 0
     # The word before: entry i of the diagonal below the main one is (i + 1 → i);
-    # it counts while i + 1 is a word of the sentence (not padding).
+    # it counts while i + 1 is a word of the sentence (not padding). The word
+    # after: entry i of the diagonal above is (i → i + 1), the same pairs
+    # read the other way (always 0 under the causal mask).
     before = np.diagonal(w, offset=-1, axis1=-2, axis2=-1)  # [L, B, H, T - 1]
+    after = np.diagonal(w, offset=1, axis1=-2, axis2=-1)  # [L, B, H, T - 1]
     counted = np.arange(w.shape[-1] - 1)[None, :] < (batch.lengths[:, None] - 1)  # [B, T - 1]
     prev = (before * counted[None, :, None, :]).sum(axis=(1, 3)) / counted.sum()
+    nxt = (after * counted[None, :, None, :]).sum(axis=(1, 3)) / counted.sum()
     # Only «copia»: in «pide» the name to repeat is the word just before «y»,
     # so a previous-word head would pass for a look-back one there.
     copies = [(b, s.words.index("y"), s.prompt - 1) for b, s in enumerate(sentences)
@@ -484,11 +491,9 @@ def head_patterns(run, sentences=G.HELD_OUT):
     out = {}
     for l in range(run.cfg.n_block):
         for h in range(run.cfg.n_head):
-            pattern = None
-            if back[l, h] >= PATTERN_SHARE and back[l, h] >= prev[l, h]:
-                pattern = "look_back"
-            elif prev[l, h] >= PATTERN_SHARE:
-                pattern = "previous"
+            shares = {"look_back": back[l, h], "previous": prev[l, h], "next": nxt[l, h]}
+            best = max(shares, key=lambda k: shares[k])  # the first of equals, in that order
+            pattern = best if shares[best] >= PATTERN_SHARE else None
             out[(l, h)] = {"previous": float(prev[l, h]), "look_back": float(back[l, h]),
-                           "pattern": pattern}
+                           "next": float(nxt[l, h]), "pattern": pattern}
     return out

@@ -173,8 +173,8 @@ training    {"step" ("Paso 600 de 3000"), "status", "table" (the lesson's
 heads       {"words" (the sentence as read), "where" (training, held out, of the
             grammar or not), "blocks": [{"title", "view" (head view: both heads),
             "tables": [table per head]}], "rule" (when a head is named),
-            "patterns" [str per head, then what the word before is worth
-            when no head looks at it]}.
+            "patterns" [str per head], "previous" (causal, no head on the
+            word before: what that word is worth in the grammar; else "")}.
 generation  {"prompt" (as read), "allowed" (the grammar's next words), "how",
             "runs": [{"mask", "text", "new", "table", "cache", "verdict", "ok"}]}.
 lesson      {"table" (training loss and share continued well, per mask),

@@ -38,43 +38,52 @@ def patterns(lr, seed, positions, steps, mask):
     return R.head_patterns(R.runs_at(lr, seed, positions, steps)[mask])
 
 
-def pattern_sentence(block, head, found):
-    """What a head does on the held-out sentences, said from its two means
-    (decoder_run.head_patterns); named only past PATTERN_SHARE."""
+def pattern_sentence(block, head, found, mask):
+    """What a head does on the held-out sentences, said from its means
+    (decoder_run.head_patterns); named only past PATTERN_SHARE. The word
+    after is spoken of only where the mask lets a head see it."""
     name = head_label(block, head).capitalize()
-    back, prev = d.fmt(found["look_back"]), d.fmt(found["previous"])
-    if found["pattern"] == "look_back":
-        return ("%s mira atrás: en las frases apartadas en que alguien se sienta con otro, al "
-                "llegar a «y» "
-                "pone de media %s de su peso en el nombre que toca repetir, dicho antes (en "
-                "general, da %s a la palabra anterior)." % (name, back, prev))
-    if found["pattern"] == "previous":
-        return ("%s mira la palabra anterior: en las frases apartadas le da de media %s de su "
-                "peso (y %s al nombre que toca repetir, al llegar a «y»)." % (name, prev, back))
-    return ("%s no muestra un patrón: en las frases apartadas da de media %s de su peso a la "
-            "palabra anterior y %s al nombre que toca repetir, al llegar a «y»." % (
-                name, prev, back))
+    back, prev, nxt = (d.fmt(found[k]) for k in ("look_back", "previous", "next"))
+    ahead = mask == "bidirectional"
+    pattern = found["pattern"]
+    if pattern == "look_back":
+        return ("%s mira atrás: al llegar a «y», pone de media %s de su peso en el nombre que "
+                "toca repetir, dicho antes." % (name, back))
+    if pattern == "previous":
+        return "%s mira la palabra anterior: le da de media %s de su peso." % (name, prev)
+    if pattern == "next":
+        return ("%s mira la palabra siguiente, la que el modelo debe adivinar: le da de media "
+                "%s de su peso." % (name, nxt))
+    shares = ("%s a la anterior, %s a la siguiente y %s al nombre que toca repetir" % (
+        prev, nxt, back) if ahead else "%s a la anterior y %s al nombre que toca repetir" % (
+        prev, back))
+    return ("%s no hace ninguno de esos patrones: da de media %s. Puede que haga otra "
+            "cosa: mira su tabla." % (name, shares))
 
 
-RULE = ("La página le pone nombre a lo que hace una cabeza cuando, en las frases apartadas, "
-        "una de estas dos medias llega a %s: su peso en la palabra anterior, o, al llegar a "
-        "«y» en las frases en que alguien se sienta con otro, su peso en el nombre que toca "
-        "repetir." % d.fmt(R.PATTERN_SHARE))
+def rule(mask):
+    """How a head earns a name, said once above them."""
+    looks = ("la palabra anterior, la siguiente" if mask == "bidirectional"
+             else "la palabra anterior")
+    return ("Medias sobre las frases apartadas. Una cabeza recibe nombre si pone de media al "
+            "menos %s de su peso en %s o, al llegar a «y», en el nombre que toca repetir." % (
+                d.fmt(R.PATTERN_SHARE), looks))
 
 
-def previous_note(found):
-    """When no head is named for the word before, what that word is worth in
-    this grammar (grammar.loss_knowing: the best loss knowing the words said,
-    then the word before too, then the whole prefix); None otherwise."""
-    if any(f["pattern"] == "previous" for f in found.values()):
+def previous_note(found, mask):
+    """Under the causal mask, when no head is named for the word before,
+    what that word is worth in this grammar (grammar.loss_knowing, over all
+    its sentences: the best loss knowing the words said, then the word
+    before too, then every word before in order); None otherwise."""
+    if mask != "causal" or any(f["pattern"] == "previous" for f in found.values()):
         return None
-    return ("Ninguna cabeza mira sobre todo la palabra anterior, y en estas frases le serviría de "
-            "poco: en el mejor caso, quien sabe qué palabras se han dicho ya (sin su orden) y "
-            "cuál es la actual adivina la siguiente con una pérdida de %s por palabra; saber "
-            "además cuál es la anterior la baja a %s, y tener delante la frase entera, en su "
-            "orden, a %s." % (fmt_loss(G.loss_knowing(G.said_and_current)),
-                              fmt_loss(G.loss_knowing(G.said_current_and_previous)),
-                              fmt_loss(G.loss_knowing())))
+    return ("¿Por qué ninguna cabeza mira la palabra anterior? En estas frases sirve de poco. "
+            "Contando todas las frases de la gramática, el mejor modelo posible que conociera "
+            "la palabra actual y cuáles se han dicho antes, sin su orden, perdería %s nats por "
+            "palabra; si conociera además la anterior, %s; y con todas las anteriores en su "
+            "orden, %s." % (fmt_loss(G.loss_knowing(G.said_and_current)),
+                            fmt_loss(G.loss_knowing(G.said_current_and_previous)),
+                            fmt_loss(G.loss_knowing())))
 
 
 @reads(*RUN_KEYS, "sentence", "mask")
@@ -111,9 +120,9 @@ def heads_panel(state):
         "words": " ".join(words),
         "where": where(words),
         "blocks": blocks,
-        "rule": RULE,
-        "patterns": [pattern_sentence(l, h, found[(l, h)]) for l, h in sorted(found)]
-        + [note for note in [previous_note(found)] if note],
+        "rule": rule(mask),
+        "patterns": [pattern_sentence(l, h, found[(l, h)], mask) for l, h in sorted(found)],
+        "previous": previous_note(found, mask) or "",
     }
 
 

@@ -274,7 +274,8 @@ def test_head_patterns_are_named_only_past_the_threshold(default_runs):
     named = {k: v["pattern"] for k, v in found.items() if v["pattern"]}
     assert "look_back" in named.values()
     for (l, h), v in found.items():
-        share = max(v["previous"], v["look_back"])
+        share = max(v["previous"], v["look_back"], v["next"])
+        assert v["next"] == 0.0  # the causal mask hides the word after
         assert (v["pattern"] is not None) == (share >= R.PATTERN_SHARE)
     # on one copy sentence: at «y», each look-back head reads the first name
     s = next(s for s in G.HELD_OUT if s.kind == "copia")

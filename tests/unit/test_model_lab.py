@@ -98,27 +98,43 @@ def test_the_verdict_at_step_zero_claims_nothing():
     assert "Aún no ha aprendido ninguna" in said and "peor" not in said
 
 
-def test_a_head_is_named_only_when_its_numbers_pass_the_threshold(trained):
-    run = R.train_both(R.DEFAULT_LR, R.DEFAULT_SEED, TRAINED)["causal"]
-    per_head = [s for s in trained["heads"]["patterns"] if s.startswith("Bloque")]
+@pytest.mark.parametrize("mask", ["causal", "bidirectional"])
+def test_a_head_is_named_only_when_its_numbers_pass_the_threshold(trained, mask):
+    shown_view = trained if mask == "causal" else view(steps=TRAINED, mask=mask)
+    run = R.train_both(R.DEFAULT_LR, R.DEFAULT_SEED, TRAINED)[mask]
+    per_head = shown_view["heads"]["patterns"]
     assert len(per_head) == R.CONFIG.n_block * R.CONFIG.n_head
+    names = {"look_back": "mira atrás", "previous": "mira la palabra anterior",
+             "next": "mira la palabra siguiente"}
     for sentence in per_head:
         block, head = (int(x) - 1 for x in re.match(r"Bloque (\d), cabeza (\d)", sentence).groups())
         # Independently: one sentence at a time, by the weights' definition.
-        prev, back = [], []
+        prev, nxt, back = [], [], []
         for s in G.HELD_OUT:
             w = R.attention_weights(run, s.words)[block, head]
             prev += [w[i, i - 1] for i in range(1, len(s.words))]
+            nxt += [w[i, i + 1] for i in range(len(s.words) - 1)]
             if s.kind == "copia":
                 back.append(w[s.words.index("y"), s.prompt - 1])
-        prev, back = float(np.mean(prev)), float(np.mean(back))
-        named_back, named_prev = "mira atrás" in sentence, "mira la palabra anterior" in sentence
-        assert named_back == (back >= R.PATTERN_SHARE and back >= prev)
-        assert named_prev == (not named_back and prev >= R.PATTERN_SHARE)
+        means = {"look_back": float(np.mean(back)), "previous": float(np.mean(prev)),
+                 "next": float(np.mean(nxt))}
+        if mask == "causal":
+            assert means["next"] == 0.0  # the mask hides the word after
+        said = [k for k, words in names.items() if words in sentence]
         shown = [number(x) for x in re.findall(r"\d,\d\d", sentence)]
-        assert round(back, 2) in shown and round(prev, 2) in shown
-    assert any("mira atrás" in s for s in trained["heads"]["patterns"])
-    assert R.PATTERN_SHARE == 0.5 and "llega a 0,50" in trained["heads"]["rule"]
+        top = max(means.values())
+        if top >= R.PATTERN_SHARE:
+            assert said == [max(means, key=means.get)]
+            assert round(top, 2) in shown
+        else:
+            assert said == [] and "ninguno de esos patrones" in sentence
+            counted = ("previous", "next", "look_back") if mask == "bidirectional" else (
+                "previous", "look_back")
+            assert shown == [round(means[k], 2) for k in counted]
+    assert R.PATTERN_SHARE == 0.5 and "al menos 0,50" in shown_view["heads"]["rule"]
+    assert ("siguiente" in shown_view["heads"]["rule"]) == (mask == "bidirectional")
+    if mask == "causal":
+        assert any("mira atrás" in s for s in per_head)
 
 
 def best_loss_by_groups(know):
@@ -141,13 +157,16 @@ def test_the_word_before_is_said_to_be_worth_what_the_grammar_says(trained):
     assert losses[0] > losses[1] > losses[2]  # knowing more never costs more
     assert losses[2] == pytest.approx(G.entropy_per_word(G.SENTENCES))
     found = {k: {"pattern": None} for k in [(0, 0), (0, 1)]}
-    note = model_lab.cabezas.previous_note(found)
+    note = model_lab.cabezas.previous_note(found, "causal")
     assert [number(x) for x in re.findall(r"\d,\d{3}", note)] == [round(x, 3) for x in losses]
-    # Said only while no head is named for the word before, as at the defaults.
-    assert model_lab.cabezas.previous_note(dict(found, x={"pattern": "previous"})) is None
+    # Said only under the causal mask, while no head is named for the word
+    # before, as at the defaults.
+    assert model_lab.cabezas.previous_note(dict(found, x={"pattern": "previous"}), "causal") is None
+    assert model_lab.cabezas.previous_note(found, "bidirectional") is None
     run = R.train_both(R.DEFAULT_LR, R.DEFAULT_SEED, TRAINED)["causal"]
     named = any(p["pattern"] == "previous" for p in R.head_patterns(run).values())
-    assert (note in trained["heads"]["patterns"]) == (not named)
+    assert (trained["heads"]["previous"] == note) == (not named)
+    assert view(steps=TRAINED, mask="bidirectional")["heads"]["previous"] == ""
 
 
 def test_generation_counts_what_the_cache_saved(trained):
