@@ -10,7 +10,11 @@ link's state with `lab.set`, as if the link had been opened. A test whose
 subject is the boot itself, or what only a fresh load does (the first
 paint, a link's notices, faults, a reload's place), is marked `cold` and
 gets a page of its own; so does a link with a value `lab.set` refuses.
-LAB_WARM=0 runs every test cold.
+LAB_WARM=0 runs every test cold. Pages of a worker, warm and cold, are one
+returning reader's (the `visitor` context: its HTTP cache and saved
+bytecode); what only a first visit does, with empty caches, and a test
+that installs Playwright's clock (which holds for the whole context) are
+marked `own_context` and get a browser context of their own.
 
 A panel's longer explanation and secondary tools sit in closed
 `<details class="more">`, one tap away for a reader. `Lab.open` opens them
@@ -18,6 +22,7 @@ all, so that a test reads and uses every part; a test of what a reader
 meets first opens with `more=False` (test_first_encounter.py).
 """
 import functools
+import inspect
 import os
 import sys
 import threading
@@ -335,34 +340,69 @@ def pytest_collection_modifyitems(items):
     test with a page of its own (cold, or its own context) goes to whichever
     worker is free. Runs before xdist reads the groups."""
     for item in items:
-        warm = "lab" in getattr(item, "fixturenames", ()) and item.get_closest_marker("cold") is None
+        function = getattr(item, "function", None)
+        if function and ".clock.install(" in inspect.getsource(function) and \
+                item.get_closest_marker("own_context") is None:
+            raise pytest.UsageError("%s installs Playwright's clock, which holds for the whole "
+                                    "browser context: mark it own_context" % item.nodeid)
+        warm = "lab" in getattr(item, "fixturenames", ()) and not (
+            item.get_closest_marker("cold") or item.get_closest_marker("own_context"))
         if warm:
             item.add_marker(pytest.mark.xdist_group(item.module.__name__))
 
 
-@pytest.fixture(scope="module")
-def warm_page(browser):
-    """One page for the tests of a module that need no fresh load."""
+@pytest.fixture(scope="session")
+def visitor(browser):
+    """The worker's reader: one browser context for its warm pages and its
+    cold ones, so that a fresh load finds what a returning reader's browser
+    keeps (the HTTP cache, the bytecode an earlier page saved, js/bytecode.js)
+    and boots as a second visit does. What only a first visit does (empty
+    caches), or installs Playwright's clock (the context's, not the page's),
+    is marked `own_context` and gets a context of its own. Each test
+    leaves the context as it found it: no page of its own, no permissions,
+    no local storage (see `lab`)."""
     context = browser.new_context()
-    page = new_page(context)
-    yield page
+    yield context
     context.close()
 
 
+def leave_clean(context, page):
+    """What a test may leave in the shared context, taken away: the page's
+    local storage (the theme, a reader's answers) and granted permissions."""
+    try:
+        page.evaluate("localStorage.clear()")
+    except Exception:  # noqa: BLE001  a page elsewhere or closed: nothing of ours stored
+        pass
+    context.clear_permissions()
+
+
+@pytest.fixture(scope="module")
+def warm_page(visitor):
+    """One page for the tests of a module that need no fresh load."""
+    page = new_page(visitor)
+    yield page
+    page.close()
+
+
 @pytest.fixture
-def lab(request, browser, base_url, warm_page):
+def lab(request, browser, visitor, base_url, warm_page):
     cold = not WARM or request.node.get_closest_marker("cold") is not None
-    if cold:
-        context = browser.new_context()
+    own = request.node.get_closest_marker("own_context") is not None
+    context = browser.new_context() if own else visitor
+    if cold or own:
         page = new_page(context)
     else:
         page = warm_page
         page.emulate_media(media="screen")
         if page.viewport_size != VIEWPORT:
             page.set_viewport_size(VIEWPORT)
-    instance = Lab(page, warm=not cold)
+    instance = Lab(page, warm=not (cold or own))
     instance.base_url = base_url
     yield instance
-    if cold:
+    if own:
         context.close()
+    else:
+        leave_clean(context, page)
+        if cold:
+            page.close()
     assert instance.errors == [], "uncaught errors in the page: %s" % instance.errors

@@ -136,6 +136,7 @@ def test_a_failed_file_ends_in_a_message_and_a_retry_that_works(lab, pattern, ki
     retry_and_boot(lab, fault)
 
 
+@pytest.mark.own_context  # Playwright's clock is the whole context's
 def test_a_change_pending_when_the_boot_fails_is_rejected(lab):
     fault = Fault(lab.page, "numpy.data", "hang")
     lab.page.clock.install()
@@ -158,6 +159,7 @@ def test_a_change_pending_when_the_boot_fails_is_rejected(lab):
     retry_and_boot(lab, fault)
 
 
+@pytest.mark.own_context  # Playwright's clock is the whole context's
 @pytest.mark.parametrize("pattern, title", [
     ("manifest.json", "La descarga de la lista de archivos del laboratorio lleva 30 segundos sin avanzar."),
     ("pyodide.asm.wasm", "La descarga del intérprete de Python lleva 30 segundos sin avanzar."),

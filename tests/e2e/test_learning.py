@@ -2,6 +2,8 @@
 share a link to a step, and the figures are lab_core's."""
 import json
 
+import pytest
+
 from conftest import new_page, text
 from lab_core.views import answer
 
@@ -25,6 +27,7 @@ def test_the_question_comes_before_the_results(lab):
     assert "¡Bien visto!" in text(lab.page.locator("#aprende .predict-verdict"))
 
 
+@pytest.mark.own_context  # Playwright's clock is the whole context's
 def test_play_pause_and_step(lab):
     lab.page.clock.install()
     lab.open(lab.base_url, "?panel=aprende")

@@ -20,7 +20,9 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import runtime_pack  # noqa: E402
 from trace_runtime import COLLECT, HOOK, python_in, run_exercise  # noqa: E402
 
-pytestmark = pytest.mark.cold  # the run changes Python's own state: a page of its own
+# The run changes Python's own state, and the bytecode tests start from none:
+# a first visit of its own.
+pytestmark = pytest.mark.own_context
 
 TRACE = json.loads((ROOT / "scripts" / "runtime_trace.json").read_text(encoding="utf-8"))
 PYODIDE = ROOT / "node_modules" / "@pyodide" / "pyodide" / "dist"

@@ -8,6 +8,7 @@ import { test } from "node:test";
 
 import { Batches } from "../../web/js/batch.js";
 import { checkPartial } from "../../web/js/checks.js";
+import { turnOff } from "../../web/js/dom.js";
 import { Prepared } from "../../web/js/prepared.js";
 import { Session } from "../../web/js/session.js";
 import { Settling } from "../../web/js/settle.js";
@@ -155,4 +156,23 @@ test("a prepared view is looked up with Python's spelling, never the page's", ()
   // An index without Python's spelling is no index: the page waits for Python.
   const { encoded, ...old } = index;
   assert.equal(new Prepared(old).index, null);
+});
+
+test("a control a view turns back on is usable only while the page's controls are", () => {
+  const body = { dataset: {} };
+  globalThis.document = { body };
+  try {
+    const field = { disabled: true, dataset: {} };
+    turnOff(field, true); // the view makes it moot
+    assert.deepEqual([field.disabled, "off" in field.dataset], [true, true]);
+    turnOff(field, false); // moot no longer, but the page is still booting
+    assert.deepEqual([field.disabled, "off" in field.dataset], [true, false]);
+    body.dataset.controls = "on"; // screen.enableControls()
+    turnOff(field, false);
+    assert.equal(field.disabled, false);
+    turnOff(field, true);
+    assert.equal(field.disabled, true);
+  } finally {
+    delete globalThis.document;
+  }
 });
