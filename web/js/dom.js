@@ -28,9 +28,12 @@ export function renderText(node, value) {
 }
 
 /** Turn a control off for a reason of the view, not of the boot: the page's
- *  enableControls() leaves it off (see data-off). */
+ *  enableControls() leaves it off (see data-off). Turned back on, it is
+ *  usable only while the page's controls are (<body data-controls="on">,
+ *  screen.js): a renderer never enables one field of a page still booting
+ *  or stopped by a fault. */
 export function turnOff(control, off) {
-  control.disabled = off;
+  control.disabled = off || document.body.dataset.controls !== "on";
   if (off) control.dataset.off = "";
   else delete control.dataset.off;
 }

@@ -158,6 +158,8 @@ export class Screen {
   // A control a renderer turned off (data-off: the first word cannot move
   // left) stays off when the page enables the rest.
   enableControls(on = true) {
+    if (on) document.body.dataset.controls = "on";
+    else delete document.body.dataset.controls;
     for (const control of this.root.querySelectorAll("select, button, input")) {
       if (!control.closest("#fault")) control.disabled = !on || "off" in control.dataset;
     }
