@@ -349,6 +349,23 @@ def pytest_collection_modifyitems(items):
             item.get_closest_marker("cold") or item.get_closest_marker("own_context"))
         if warm:
             item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+    # A warm page that moves to another of the lab's pages boots again:
+    # within a module, the tests that open the attention lab come first,
+    # then the block lab's, then the model's, each lab's embeds last (tests
+    # never depend on their order).
+    modules = {}
+    items.sort(key=lambda item: (modules.setdefault(item.nodeid.split("::")[0], len(modules)),
+                                 lab_page_of(item)))
+
+
+def lab_page_of(item):
+    """(0, 1 or 2: the lab a test opens, the attention lab, bloque.html or
+    modelo.html; whether it opens an embed), as its parameters or, failing
+    them, its code say."""
+    function = getattr(item, "function", None)
+    text = item.name if "[" in item.name or function is None else inspect.getsource(function)
+    lab = next((rank for rank, page in ((2, "modelo.html"), (1, "bloque.html")) if page in text), 0)
+    return lab, "embed=" in text  # an embed is a page key: its load is never reused
 
 
 @pytest.fixture(scope="session")
@@ -393,7 +410,8 @@ def lab(request, browser, visitor, base_url, warm_page):
         page = new_page(context)
     else:
         page = warm_page
-        page.emulate_media(media="screen")
+        # What an earlier test emulated, back to Playwright's defaults.
+        page.emulate_media(media="screen", color_scheme="light", reduced_motion="no-preference")
         if page.viewport_size != VIEWPORT:
             page.set_viewport_size(VIEWPORT)
     instance = Lab(page, warm=not (cold or own))
