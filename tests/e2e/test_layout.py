@@ -295,3 +295,35 @@ def test_a_vector_fields_focus_ring_leaves_its_brackets_readable(lab, width):
         assert ring["grow"] >= 3 and ring["ring"] != "none", ring
         assert sorted(mark["text"] for mark in ring["marks"]) in (["(", ";"], [")", ";"]), ring
         assert not any(mark["covered"] for mark in ring["marks"]), ring
+
+
+# Every sentence field's text, whole: nothing past its right edge or below it.
+FIELDS_WHOLE = """() => [...document.querySelectorAll('[data-sentence-field]')]
+  .filter((f) => f.offsetParent !== null)
+  .map((f) => ({id: f.id, value: f.value, cut: f.scrollWidth > f.clientWidth + 1
+                || f.scrollHeight > f.clientHeight + 1}))"""
+
+
+@pytest.mark.parametrize("width", [320, 390, 1366])
+@pytest.mark.parametrize("query", ["modelo.html",
+                                   "?tokens=El;banco;del;parque;de;cr%C3%A9dito;banco;parque"])
+def test_a_typed_sentence_is_shown_whole_and_enter_sends_it(lab, width, query):
+    """The model page's default «Comienzo» is eleven words: a one-line field
+    on a phone showed «luis se sienta con pablo en el ba». The field wraps
+    instead, and Enter sends what it holds (no line break in it)."""
+    lab.page.set_viewport_size({"width": width, "height": 900})
+    lab.open(lab.base_url + query)
+    fields = lab.page.evaluate(FIELDS_WHOLE)
+    assert len(fields) == 2 and all(f["value"] for f in fields), fields
+    assert [f for f in fields if f["cut"]] == []
+    field = lab.page.locator("#type-prompt" if query == "modelo.html" else "#type-tokens")
+    words = ("ana se sienta con juan en el banco de la plaza y" if query == "modelo.html"
+             else "Pedí un crédito al banco de la plaza del pueblo")
+    field.fill(words)
+    field.press("Enter")
+    state = lab.settle()
+    key = "prompt" if query == "modelo.html" else "tokens"
+    assert (state[key] == words if key == "prompt" else " ".join(state[key]) == words)
+    assert field.input_value() == words and "\n" not in field.input_value()
+    assert [f for f in lab.page.evaluate(FIELDS_WHOLE) if f["cut"]] == []
+    assert lab.page.evaluate("document.documentElement.scrollWidth") <= width

@@ -22,36 +22,51 @@ export function wire(hooks) {
   document.addEventListener("change", onVector);
   document.addEventListener("change", onSentenceChange);
   document.addEventListener("submit", onSentenceSubmit);
+  document.addEventListener("keydown", onSentenceKey);
 }
 
 // A typed sentence: its text goes to Python as it is (Python reads it into
 // words, or says what is wrong beside the field), on «change» (Enter, or
 // leaving the field) or on the form's submit («Usar», a phone keyboard's
-// key), once per text. Once read, the field shows the words Python read
-// («¿El banco, junto al río?» -> «El banco junto al río»).
+// key), once while it is on its way (Enter fires both). Once read, the
+// field shows the words Python read («¿El banco, junto al río?» -> «El
+// banco junto al río»). Forgotten once answered: the same text typed again
+// after a suggestion or a pick replaced it is sent again.
 function sendSentence(input) {
   const key = input.dataset.key;
   // What Python read the field's words as: the view field it names.
   const shown = (view) => input.dataset.valueFrom.split(".").reduce((value, part) => value[part], view);
   if (!lab.view() || input.dataset.sent === input.value || input.value === shown(lab.view())) return;
   input.dataset.sent = input.value;
+  const answered = () => { delete input.dataset.sent; };
   lab.set({ [key]: input.value }).then(() => {
     const read = shown(lab.view());
     if (input.value !== read) input.value = read;
-    input.dataset.sent = read;
-  }, () => {});
+    answered();
+  }, answered);
 }
 
 function onSentenceChange(event) {
-  const input = event.target.closest("input[data-sentence-field]");
+  const input = event.target.closest("[data-sentence-field]");
   if (input) sendSentence(input);
+}
+
+// A sentence field is a textarea so that a long sentence wraps on a phone
+// instead of hiding its end; Enter still sends it, as a one-line field's
+// would, and never writes a line break.
+function onSentenceKey(event) {
+  if (event.key !== "Enter" || event.isComposing || event.shiftKey) return;
+  const field = event.target.closest && event.target.closest("textarea[data-sentence-field]");
+  if (!field) return;
+  event.preventDefault();
+  field.form.requestSubmit();
 }
 
 function onSentenceSubmit(event) {
   const form = event.target.closest("form[data-sentence-form]");
   if (!form) return;
   event.preventDefault();
-  const input = form.querySelector("input[data-sentence-field]");
+  const input = form.querySelector("[data-sentence-field]");
   if (input) sendSentence(input);
 }
 
@@ -108,7 +123,7 @@ function onEditor(event) {
     // The button goes once the words are known: focus goes back to the field.
     if (suggested) {
       lab.set({ [target]: suggested.tokens }).then(() => {
-        const field = document.querySelector(`input[data-sentence-field][data-key="${target}"]`);
+        const field = document.querySelector(`[data-sentence-field][data-key="${target}"]`);
         if (field && (document.activeElement === fix || document.activeElement === document.body)) field.focus();
       }, () => {});
     }

@@ -160,7 +160,7 @@ export class Screen {
   enableControls(on = true) {
     if (on) document.body.dataset.controls = "on";
     else delete document.body.dataset.controls;
-    for (const control of this.root.querySelectorAll("select, button, input")) {
+    for (const control of this.root.querySelectorAll("select, button, input, textarea[data-sentence-field]")) {
       if (!control.closest("#fault")) control.disabled = !on || "off" in control.dataset;
     }
     if (on && this.state) this.syncButtons();
