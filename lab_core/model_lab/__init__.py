@@ -122,14 +122,15 @@ def state_line(state):
 @reads("lr", "seed", "positions", "steps", "sentence", "prompt", "respuestas")
 def announce(state):
     fig = figures_of(state)
-    trained = ("Paso %d: pérdida de entrenamiento %s con la causal y %s con la bidireccional; "
+    trained = ("Paso %s: pérdida de entrenamiento %s con la causal y %s con la bidireccional; "
                "comienzos bien continuados: %s y %s." % (
-                   state["steps"], fmt_loss(fig["causal"]["train_loss"]),
+                   d.fmt_int(state["steps"]), fmt_loss(fig["causal"]["train_loss"]),
                    fmt_loss(fig["bidirectional"]["train_loss"]),
                    percent(fig["causal"]["correct"]), percent(fig["bidirectional"]["correct"])))
     said = {k: trained for k in ("steps", "lr", "seed", "positions")}
-    said["sentence"] = "Frase: %s." % state["sentence"]
-    said["prompt"] = "Comienzo: %s." % state["prompt"]
+    # The sentence ends with its own «.»; a beginning has none to add.
+    said["sentence"] = "Frase: %s" % state["sentence"]
+    said["prompt"] = "Comienzo: %s" % state["prompt"]
     return said
 
 

@@ -4,6 +4,7 @@ show over the held-out sentences (decoder_run.head_patterns)."""
 from __future__ import annotations
 
 import functools
+import math
 
 from .. import decoder_run as R
 from .. import display as d
@@ -11,7 +12,8 @@ from .. import grammar as G
 from ..display import rows_note
 from ..memo import reads
 from ..pictures import HeadLines, attention_lines
-from .context import MASK_LABELS, RUN_KEYS, fmt_loss, runs
+from .context import (GRAMMAR_LOSS, MARGIN, MASK_LABELS, RUN_KEYS, figures_of, fmt_loss,
+                      runs)
 
 TRAIN_WORDS = frozenset(s.words for s in G.TRAIN)
 HELD_WORDS = frozenset(s.words for s in G.HELD_OUT)
@@ -24,7 +26,7 @@ def head_label(block, head):
 def where(words):
     """Where the sentence comes from, as a reader needs to know it."""
     if words in TRAIN_WORDS:
-        return "Es una frase de entrenamiento: el modelo la ha visto."
+        return "Es una de las frases de entrenamiento."
     if words in HELD_WORDS:
         return "Es una de las frases apartadas: el modelo no la ha visto nunca."
     if G.is_sentence(words):
@@ -70,12 +72,15 @@ def rule(mask):
                 d.fmt(R.PATTERN_SHARE), looks))
 
 
-def previous_note(found, mask):
-    """Under the causal mask, when no head is named for the word before,
-    what that word is worth in this grammar (grammar.loss_knowing, over all
-    its sentences: the best loss knowing the words said, then the word
-    before too, then every word before in order); None otherwise."""
-    if mask != "causal" or any(f["pattern"] == "previous" for f in found.values()):
+def previous_note(found, mask, learned=True):
+    """Under the causal mask, once the model has learned the grammar
+    (`learned`: an untrained head has no reason to look anywhere), when no
+    head is named for the word before, what that word is worth in this
+    grammar (grammar.loss_knowing, over all its sentences: the best loss
+    knowing the words said, then the word before too, then every word
+    before in order); None otherwise."""
+    if (mask != "causal" or not learned
+            or any(f["pattern"] == "previous" for f in found.values())):
         return None
     return ("¿Por qué ninguna cabeza mira la palabra anterior? En estas frases sirve de poco. "
             "Contando todas las frases de la gramática, el mejor modelo posible que conociera "
@@ -84,6 +89,13 @@ def previous_note(found, mask):
             "orden, %s." % (fmt_loss(G.loss_knowing(G.said_and_current)),
                             fmt_loss(G.loss_knowing(G.said_current_and_previous)),
                             fmt_loss(G.loss_knowing())))
+
+
+def learned(state):
+    """Has the causal run learned the grammar: its latest held-out loss
+    within MARGIN of the grammar's own?"""
+    _, loss = figures_of(state)["causal"]["held"][-1]
+    return math.isfinite(loss) and loss <= GRAMMAR_LOSS + MARGIN
 
 
 @reads(*RUN_KEYS, "sentence", "mask")
@@ -122,7 +134,7 @@ def heads_panel(state):
         "blocks": blocks,
         "rule": rule(mask),
         "patterns": [pattern_sentence(l, h, found[(l, h)], mask) for l, h in sorted(found)],
-        "previous": previous_note(found, mask) or "",
+        "previous": previous_note(found, mask, learned(state)) or "",
     }
 
 

@@ -167,6 +167,27 @@ def test_the_word_before_is_said_to_be_worth_what_the_grammar_says(trained):
     named = any(p["pattern"] == "previous" for p in R.head_patterns(run).values())
     assert (trained["heads"]["previous"] == note) == (not named)
     assert view(steps=TRAINED, mask="bidirectional")["heads"]["previous"] == ""
+    # Nor before the model has learned: untrained heads look nowhere in
+    # particular, whatever the word before is worth. The held-out loss at
+    # step 0 is far above the grammar's own (ln of the vocabulary, about).
+    untrained = R.train_both(R.DEFAULT_LR, R.DEFAULT_SEED, 0)["causal"]
+    assert untrained.held[-1][1] > G.entropy_per_word(G.HELD_OUT) + 1
+    assert view(steps=0)["heads"]["previous"] == ""
+    assert trained["heads"]["previous"] != ""  # learned at the default steps
+
+
+def test_a_sentence_is_said_to_be_a_training_one_without_claiming_it_was_seen():
+    train, held = G.TRAIN[0].words, G.HELD_OUT[0].words
+    assert view(steps=0, sentence=" ".join(train))["heads"]["where"] == \
+        "Es una de las frases de entrenamiento."
+    assert "no la ha visto nunca" in view(steps=0, sentence=" ".join(held))["heads"]["where"]
+
+
+def test_the_announcements_write_the_step_as_the_page_does_and_one_full_stop():
+    said = model_lab.announce(dict(model_lab.SPEC.default_state(), steps=TRAINED))
+    assert said["steps"].startswith("Paso 1.000:")
+    assert not said["sentence"].endswith("..") and said["sentence"].endswith(" .")
+    assert said["prompt"] == "Comienzo: " + model_lab.SPEC.default_state()["prompt"]
 
 
 def test_generation_counts_what_the_cache_saved(trained):
