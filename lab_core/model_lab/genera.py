@@ -54,7 +54,7 @@ def _one(run, prompt, temperature, seed):
     for i, (word, p) in enumerate(zip(new, out["probs"])):
         read = len(prompt) + i  # the words before it: the keys its choice attends to
         rows.append({"label": "%d · %s" % (i + 1, word), "cells": [
-            d.cell(p, d.fmt(p)),
+            d.cell(p, d.fmt_small(p, 2)),  # a word drawn at 0,3 % is not «0,00»
             d.cell(read, str(read)) if cached else d.cell(None, "sin caché")]})
     mask = run.mask_kind
     table = d.table("model-gen-%s" % mask, "Lo que escribe la %s" % MASK_LABELS[mask],

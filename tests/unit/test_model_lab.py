@@ -304,3 +304,26 @@ def test_the_cache_column_counts_the_keys_each_choice_reads(trained):
     # cache_rows holds the cache after each word is fed back (the last never is).
     fed = [rows - 1 for rows in out["cache_rows"][:-1]] + [out["cache_rows"][-1]]
     assert column == fed == list(range(len(prompt), len(prompt) + len(column)))
+
+
+def test_a_sampled_word_never_reads_as_probability_zero():
+    """At temperature 2 the sampler picks words the model finds unlikely;
+    their probability (the model's, without temperature) is shown to two
+    significant figures, never as «0,00» for a word that was chosen."""
+    got = view(steps=TRAINED, prompt="banco banco", gen_mode="sample", gen_temp=2.0)
+    cells = [c for t in _tables(got["generation"]) for row in t["rows"] for c in row["cells"][:1]]
+    assert len(cells) > 10 and any(c["value"] < 0.005 for c in cells)
+    for c in cells:
+        assert c["text"] != "0,00"
+        assert number(c["text"]) == pytest.approx(c["value"], rel=0.05, abs=0.005)
+
+
+def _tables(o):
+    if isinstance(o, dict):
+        if str(o.get("id", "")).startswith("model-gen"):
+            yield o
+        for x in o.values():
+            yield from _tables(x)
+    elif isinstance(o, list):
+        for x in o:
+            yield from _tables(x)
