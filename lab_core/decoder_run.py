@@ -458,6 +458,17 @@ def attention_weights(run, words):  # -> [n_block, H, T, T]
     return np.stack([c[1][4][0, 0] for c in cache[2]])  # run 0, sentence 0
 
 
+def even_share(mask, sentences=G.HELD_OUT):
+    """What a head that spread its weight evenly over the words it may read
+    would give, on average, to the word before (the pairs head_patterns
+    counts): 1 / (i + 2) for the word at i + 1 under the causal mask, 1 / n
+    under the bidirectional one. The level a named pattern must stand out
+    from."""
+    shares = [1.0 / (i + 2) if mask == "causal" else 1.0 / len(s.words)
+              for s in sentences for i in range(len(s.words) - 1)]
+    return sum(shares) / len(shares)
+
+
 def head_patterns(run, sentences=G.HELD_OUT):
     # -> {(block, head): {"previous", "next", "look_back": share, "pattern": name or None}}
     """Mean weight of each head on the word before (every word after the

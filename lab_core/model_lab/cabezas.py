@@ -68,8 +68,11 @@ def rule(mask):
     looks = ("la palabra anterior, la siguiente" if mask == "bidirectional"
              else "la palabra anterior")
     return ("Medias sobre las frases apartadas. Una cabeza recibe nombre si pone de media al "
-            "menos %s de su peso en %s o, al llegar a «y», en el nombre que toca repetir." % (
-                d.fmt(R.PATTERN_SHARE), looks))
+            "menos %s de su peso en %s o, al llegar a «y», en el nombre que toca repetir. "
+            "Una cabeza que repartiera su peso por igual entre las palabras que puede leer "
+            "daría de media %s a la anterior%s." % (
+                d.fmt(R.PATTERN_SHARE), looks, d.fmt(R.even_share(mask)),
+                " y otro tanto a la siguiente" if mask == "bidirectional" else ""))
 
 
 def previous_note(found, mask, learned=True):

@@ -327,3 +327,23 @@ def _tables(o):
     elif isinstance(o, list):
         for x in o:
             yield from _tables(x)
+
+
+@pytest.mark.parametrize("mask", R.MASKS)
+def test_the_even_share_beside_the_rule_is_what_an_even_head_gives(mask):
+    """A head with no query weights scores every word it may read alike:
+    the decoder's own forward pass, read by head_patterns, must find the
+    share the rule quotes (counted here by hand, a second way)."""
+    runs = R.Runs((mask,))
+    for name in runs.params:
+        if name.endswith("w_q"):
+            runs.params[name][...] = 0.0
+    found = R.head_patterns(runs.runs[mask])
+    by_hand = [1 / (i + 2) if mask == "causal" else 1 / len(s.words)
+               for s in G.HELD_OUT for i in range(len(s.words) - 1)]
+    for pattern in found.values():
+        assert pattern["previous"] == pytest.approx(np.mean(by_hand), abs=1e-9)
+        assert pattern["previous"] == pytest.approx(R.even_share(mask), abs=1e-9)
+    said = view(mask=mask)["heads"]["rule"]
+    assert "daría de media %s a la anterior" % format(round(np.mean(by_hand), 2), ".2f").replace(
+        ".", ",") in said
