@@ -12,6 +12,7 @@ from lab_core import decoder as D
 from lab_core import decoder_run as R
 from lab_core import grammar as G
 from lab_core import model_lab
+from lab_core.export import tables_of
 from lab_core.model_lab import context, modelo
 from lab_core.views import answer
 
@@ -311,22 +312,12 @@ def test_a_sampled_word_never_reads_as_probability_zero():
     their probability (the model's, without temperature) is shown to two
     significant figures, never as «0,00» for a word that was chosen."""
     got = view(steps=TRAINED, prompt="banco banco", gen_mode="sample", gen_temp=2.0)
-    cells = [c for t in _tables(got["generation"]) for row in t["rows"] for c in row["cells"][:1]]
+    cells = [c for t in tables_of(got["generation"])
+             if t["id"].startswith("model-gen") for row in t["rows"] for c in row["cells"][:1]]
     assert len(cells) > 10 and any(c["value"] < 0.005 for c in cells)
     for c in cells:
         assert c["text"] != "0,00"
         assert number(c["text"]) == pytest.approx(c["value"], rel=0.05, abs=0.005)
-
-
-def _tables(o):
-    if isinstance(o, dict):
-        if str(o.get("id", "")).startswith("model-gen"):
-            yield o
-        for x in o.values():
-            yield from _tables(x)
-    elif isinstance(o, list):
-        for x in o:
-            yield from _tables(x)
 
 
 @pytest.mark.parametrize("mask", R.MASKS)
