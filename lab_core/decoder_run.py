@@ -458,22 +458,45 @@ def attention_weights(run, words):  # -> [n_block, H, T, T]
     return np.stack([c[1][4][0, 0] for c in cache[2]])  # run 0, sentence 0
 
 
-def even_share(mask, sentences=G.HELD_OUT):
+def choice_points(sentences):  # -> [B, T - 1] bool
+    """Where the grammar leaves a choice: entry (b, i) is true when more
+    than one word may follow the first i + 1 words of sentence b. Only
+    there does reading the word after give away something the words
+    before did not: elsewhere a head needs no look ahead to know it."""
+    sentences = list(sentences)
+    out = np.zeros((len(sentences), max(len(s.words) for s in sentences) - 1), dtype=bool)
+    for b, s in enumerate(sentences):
+        for i in range(len(s.words) - 1):
+            out[b, i] = len(G.next_words(s.words[:i + 1])) > 1
+    return out
+
+
+def even_share(mask, sentences=G.HELD_OUT, which="previous"):
     """What a head that spread its weight evenly over the words it may read
-    would give, on average, to the word before (the pairs head_patterns
-    counts): 1 / (i + 2) for the word at i + 1 under the causal mask, 1 / n
-    under the bidirectional one. The level a named pattern must stand out
-    from."""
-    shares = [1.0 / (i + 2) if mask == "causal" else 1.0 / len(s.words)
-              for s in sentences for i in range(len(s.words) - 1)]
+    would give, on average, to the word before or (which="next") the word
+    after, over the pairs head_patterns counts: 1 / (i + 2) for the word
+    at i + 1 under the causal mask, 1 / n under the bidirectional one (the
+    word after only at choice points, and only there unmasked). The level
+    a named pattern must stand out from."""
+    sentences = list(sentences)
+    if which == "next":
+        if mask == "causal":
+            return 0.0
+        points = choice_points(sentences)
+        shares = [1.0 / len(s.words) for b, s in enumerate(sentences)
+                  for i in range(len(s.words) - 1) if points[b, i]]
+    else:
+        shares = [1.0 / (i + 2) if mask == "causal" else 1.0 / len(s.words)
+                  for s in sentences for i in range(len(s.words) - 1)]
     return sum(shares) / len(shares)
 
 
 def head_patterns(run, sentences=G.HELD_OUT):
     # -> {(block, head): {"previous", "next", "look_back": share, "pattern": name or None}}
     """Mean weight of each head on the word before (every word after the
-    first), on the word after (every word before the last: only the
-    bidirectional mask lets a head see it) and, at «y» in «copia»
+    first), on the word after (at the choice points, where the grammar
+    allows more than one: only the bidirectional mask lets a head see it)
+    and, at «y» in «copia»
     sentences, on the name said earlier (the companion's, several words
     back). A head is given the name of its largest mean, only when that
     mean reaches PATTERN_SHARE."""
@@ -485,12 +508,15 @@ def head_patterns(run, sentences=G.HELD_OUT):
     # The word before: entry i of the diagonal below the main one is (i + 1 → i);
     # it counts while i + 1 is a word of the sentence (not padding). The word
     # after: entry i of the diagonal above is (i → i + 1), the same pairs
-    # read the other way (always 0 under the causal mask).
+    # read the other way (always 0 under the causal mask), counted only at
+    # choice points: a word the words before already fix is no sign of
+    # reading ahead.
     before = np.diagonal(w, offset=-1, axis1=-2, axis2=-1)  # [L, B, H, T - 1]
     after = np.diagonal(w, offset=1, axis1=-2, axis2=-1)  # [L, B, H, T - 1]
     counted = np.arange(w.shape[-1] - 1)[None, :] < (batch.lengths[:, None] - 1)  # [B, T - 1]
     prev = (before * counted[None, :, None, :]).sum(axis=(1, 3)) / counted.sum()
-    nxt = (after * counted[None, :, None, :]).sum(axis=(1, 3)) / counted.sum()
+    chosen = counted & choice_points(sentences)[:, :w.shape[-1] - 1]  # [B, T - 1]
+    nxt = (after * chosen[None, :, None, :]).sum(axis=(1, 3)) / chosen.sum()
     # Only «copia»: in «pide» the name to repeat is the word just before «y»,
     # so a previous-word head would pass for a look-back one there.
     copies = [(b, s.words.index("y"), s.prompt - 1) for b, s in enumerate(sentences)

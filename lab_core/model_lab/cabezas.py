@@ -43,7 +43,8 @@ def patterns(lr, seed, positions, steps, mask):
 def pattern_sentence(block, head, found, mask):
     """What a head does on the held-out sentences, said from its means
     (decoder_run.head_patterns); named only past PATTERN_SHARE. The word
-    after is spoken of only where the mask lets a head see it."""
+    after is spoken of only where the mask lets a head see it, and counted
+    only where the grammar leaves a choice (decoder_run.choice_points)."""
     name = head_label(block, head).capitalize()
     back, prev, nxt = (d.fmt(found[k]) for k in ("look_back", "previous", "next"))
     ahead = mask == "bidirectional"
@@ -54,9 +55,10 @@ def pattern_sentence(block, head, found, mask):
     if pattern == "previous":
         return "%s mira la palabra anterior: le da de media %s de su peso." % (name, prev)
     if pattern == "next":
-        return ("%s mira la palabra siguiente, la que el modelo debe adivinar: le da de media "
-                "%s de su peso." % (name, nxt))
-    shares = ("%s a la anterior, %s a la siguiente y %s al nombre que toca repetir" % (
+        return ("%s mira la palabra siguiente, la que el modelo debe adivinar: donde la "
+                "gramática deja elegir, le da de media %s de su peso." % (name, nxt))
+    shares = ("%s a la anterior, %s a la siguiente donde hay elección y %s al nombre que toca "
+              "repetir" % (
         prev, nxt, back) if ahead else "%s a la anterior y %s al nombre que toca repetir" % (
         prev, back))
     return ("%s no hace ninguno de esos patrones: da de media %s. Puede que haga otra "
@@ -65,14 +67,16 @@ def pattern_sentence(block, head, found, mask):
 
 def rule(mask):
     """How a head earns a name, said once above them."""
-    looks = ("la palabra anterior, la siguiente" if mask == "bidirectional"
+    ahead = mask == "bidirectional"
+    looks = ("la palabra anterior, la siguiente (contada solo donde la gramática deja elegir "
+             "más de una: donde no, mirarla no da nada que no se sepa ya)" if ahead
              else "la palabra anterior")
+    even = d.fmt(R.even_share(mask)) + " a la anterior" + (
+        " y %s a la siguiente" % d.fmt(R.even_share(mask, which="next")) if ahead else "")
     return ("Medias sobre las frases apartadas. Una cabeza recibe nombre si pone de media al "
             "menos %s de su peso en %s o, al llegar a «y», en el nombre que toca repetir. "
             "Una cabeza que repartiera su peso por igual entre las palabras que puede leer "
-            "daría de media %s a la anterior%s." % (
-                d.fmt(R.PATTERN_SHARE), looks, d.fmt(R.even_share(mask)),
-                " y otro tanto a la siguiente" if mask == "bidirectional" else ""))
+            "daría de media %s." % (d.fmt(R.PATTERN_SHARE), looks, even))
 
 
 def previous_note(found, mask, learned=True):

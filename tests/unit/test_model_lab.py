@@ -109,12 +109,14 @@ def test_a_head_is_named_only_when_its_numbers_pass_the_threshold(trained, mask)
              "next": "mira la palabra siguiente"}
     for sentence in per_head:
         block, head = (int(x) - 1 for x in re.match(r"Bloque (\d), cabeza (\d)", sentence).groups())
-        # Independently: one sentence at a time, by the weights' definition.
+        # Independently: one sentence at a time, by the weights' definition;
+        # the word after only where the grammar's sentences go on in more
+        # than one way (CHOICES).
         prev, nxt, back = [], [], []
         for s in G.HELD_OUT:
             w = R.attention_weights(run, s.words)[block, head]
             prev += [w[i, i - 1] for i in range(1, len(s.words))]
-            nxt += [w[i, i + 1] for i in range(len(s.words) - 1)]
+            nxt += [w[i, i + 1] for i in range(len(s.words) - 1) if len(CHOICES[s.words[:i + 1]]) > 1]
             if s.kind == "copia":
                 back.append(w[s.words.index("y"), s.prompt - 1])
         means = {"look_back": float(np.mean(back)), "previous": float(np.mean(prev)),
@@ -136,6 +138,14 @@ def test_a_head_is_named_only_when_its_numbers_pass_the_threshold(trained, mask)
     assert ("siguiente" in shown_view["heads"]["rule"]) == (mask == "bidirectional")
     if mask == "causal":
         assert any("mira atrás" in s for s in per_head)
+
+
+# Every prefix of the grammar -> the words that follow it in some sentence,
+# gathered here from the sentences themselves (not grammar.next_words).
+CHOICES = {}
+for _s in G.SENTENCES:
+    for _i in range(1, len(_s.words)):
+        CHOICES.setdefault(_s.words[:_i], set()).add(_s.words[_i])
 
 
 def best_loss_by_groups(know):
@@ -332,9 +342,15 @@ def test_the_even_share_beside_the_rule_is_what_an_even_head_gives(mask):
     found = R.head_patterns(runs.runs[mask])
     by_hand = [1 / (i + 2) if mask == "causal" else 1 / len(s.words)
                for s in G.HELD_OUT for i in range(len(s.words) - 1)]
+    ahead = [1 / len(s.words) if mask == "bidirectional" else 0.0
+             for s in G.HELD_OUT for i in range(len(s.words) - 1)
+             if len(CHOICES[s.words[:i + 1]]) > 1]
     for pattern in found.values():
         assert pattern["previous"] == pytest.approx(np.mean(by_hand), abs=1e-9)
         assert pattern["previous"] == pytest.approx(R.even_share(mask), abs=1e-9)
+        assert pattern["next"] == pytest.approx(np.mean(ahead), abs=1e-9)
+        assert pattern["next"] == pytest.approx(R.even_share(mask, which="next"), abs=1e-9)
     said = view(mask=mask)["heads"]["rule"]
-    assert "daría de media %s a la anterior" % format(round(np.mean(by_hand), 2), ".2f").replace(
-        ".", ",") in said
+    two = lambda x: format(round(x, 2), ".2f").replace(".", ",")
+    assert "daría de media %s a la anterior" % two(np.mean(by_hand)) in said
+    assert ("y %s a la siguiente." % two(np.mean(ahead)) in said) == (mask == "bidirectional")
