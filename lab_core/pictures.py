@@ -16,7 +16,7 @@ import math
 from collections import namedtuple
 
 from . import display as d
-from .words import best, join_words
+from .words import best, join_words, occurrence
 
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
@@ -51,8 +51,9 @@ def attention_lines(tokens, heads, query=None, caption=""):
             top = best(row, [float(weights[i][j]) for j in row])
             # A tie as read: every key whose weight reads like the strongest.
             ties = [j for j in row if texts[i][j] == texts[i][top[0]]]
-            strongest.append("%s → %s (%s)" % (tokens[i], join_words([tokens[j] for j in ties]),
-                                              texts[i][top[0]]))
+            strongest.append("%s → %s (%s)" % (
+                occurrence(tokens, i), join_words([occurrence(tokens, j) for j in ties]),
+                texts[i][top[0]]))
         alt.append("%s: %s." % (label[:1].upper() + label[1:], "; ".join(strongest)))
     return {
         "caption": caption,
@@ -73,11 +74,12 @@ def _word_labels(tokens, links, heads=None):
     labels = {}
     for side, role, mine, other in (("q", "consulta", "from", "to"), ("k", "clave", "to", "from")):
         labels[side] = []
-        for i, word in enumerate(tokens):
-            said = ", ".join("%s %s%s" % (tokens[link[other]], link["text"],
+        for i in range(len(tokens)):
+            said = ", ".join("%s %s%s" % (occurrence(tokens, link[other]), link["text"],
                                           " (%s)" % heads[link["head"]] if heads else "")
                              for link in links if link[mine] == i)
-            labels[side].append("%s (%s): %s" % (word, role, said or "sin enlaces"))
+            labels[side].append("%s (%s): %s" % (occurrence(tokens, i), role,
+                                                 said or "sin enlaces"))
     return labels
 
 

@@ -30,6 +30,16 @@ def join_words(words, last="y"):
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " %s " % last + words[-1]
 
 
+def occurrence(words, i):
+    """How a figure names word i of a sentence: «ana», or «ana (2.ª)» when
+    the sentence says it more than once (its second time), so that a text
+    alternative or a note never leaves the reader to guess which one."""
+    word = words[i]
+    if list(words).count(word) < 2:
+        return word
+    return "%s (%d.ª)" % (word, list(words[:i + 1]).count(word))
+
+
 def quoted(words):
     """['del', 'de'] -> '«del» y «de»'."""
     return join_words(["«%s»" % w for w in words])

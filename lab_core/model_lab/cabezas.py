@@ -12,6 +12,7 @@ from .. import grammar as G
 from ..display import rows_note
 from ..memo import reads
 from ..pictures import HeadLines, attention_lines
+from ..words import occurrence
 from .context import (GRAMMAR_LOSS, MARGIN, MASK_LABELS, RUN_KEYS, figures_of, fmt_loss,
                       runs)
 
@@ -125,7 +126,7 @@ def heads_panel(state):
             rows = [{"label": words[i], "cells": [
                 d.cell(w[i, j], texts[i][j], masked=not opened[i][j]) for j in range(n)]}
                 for i in range(n)]
-            note = rows_note([(words[i], [t for t, o in zip(texts[i], opened[i]) if o])
+            note = rows_note([(occurrence(words, i), [t for t, o in zip(texts[i], opened[i]) if o])
                               for i in range(n)])
             tables.append(d.table("model-heads-%d-%d" % (l, h), "Pesos · %s" % head_label(l, h),
                                   list(words), rows, "consulta", note))

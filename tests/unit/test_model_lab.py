@@ -354,3 +354,30 @@ def test_the_even_share_beside_the_rule_is_what_an_even_head_gives(mask):
     two = lambda x: format(round(x, 2), ".2f").replace(".", ",")
     assert "daría de media %s a la anterior" % two(np.mean(by_hand)) in said
     assert ("y %s a la siguiente." % two(np.mean(ahead)) in said) == (mask == "bidirectional")
+
+
+def test_a_word_said_twice_is_told_apart_in_every_figure_text():
+    """«ana» twice: the text alternative, the words' labels and the rows'
+    notes say which «ana» (its first or second time), and the link the alt
+    text gives the second one is its strongest weight, read from the
+    decoder itself."""
+    from lab_core.words import occurrence
+    words = "juan va al banco con ana y ana pide un crédito .".split()
+    assert [occurrence(words, i) for i in (0, 5, 7)] == ["juan", "ana (1.ª)", "ana (2.ª)"]
+    heads = view(steps=TRAINED, sentence=" ".join(words))["heads"]
+    run = R.train_both(R.DEFAULT_LR, R.DEFAULT_SEED, TRAINED)["causal"]
+    weights = R.attention_weights(run, words)
+    for l, block in enumerate(heads["blocks"]):
+        alt = block["view"]["alt"]
+        assert re.search(r"(?<![(\w])ana →", alt) is None  # never a bare «ana» as a query
+        for h, said in enumerate(alt.split("Cabeza ")[1:]):
+            row = weights[l, h, 7, :8]
+            top = int(np.argmax(row))
+            expected = "ana (2.ª) → %s (%s)" % (occurrence(words, top),
+                                                format(round(float(row[top]), 2), ".2f").replace(".", ","))
+            assert expected in said
+        labels = block["view"]["labels"]
+        assert labels["q"][5].startswith("ana (1.ª) (consulta)")
+        assert labels["q"][7].startswith("ana (2.ª) (consulta)")
+        for table in block["tables"]:
+            assert "«ana»" not in (table["note"] or "")
