@@ -492,13 +492,13 @@ def even_share(mask, sentences=G.HELD_OUT, which="previous"):
 
 
 def head_patterns(run, sentences=G.HELD_OUT):
-    # -> {(block, head): {"previous", "next", "look_back": share, "pattern": name or None}}
+    # -> {(block, head): {"previous", "next", "look_back": share, "pattern": name or None,
+    #                     "spread": {same keys: (lowest, highest) of one sentence's mean}}}
     """Mean weight of each head on the word before (every word after the
     first), on the word after (at the choice points, where the grammar
     allows more than one: only the bidirectional mask lets a head see it)
-    and, at «y» in «copia»
-    sentences, on the name said earlier (the companion's, several words
-    back). A head is given the name of its largest mean, only when that
+    and, at «y» in «copia» sentences, on the name said earlier (the
+    companion's, several words back). A head is given the name of its largest mean, only when that
     mean reaches PATTERN_SHARE."""
     sentences = list(sentences)
     batch = D.encode([s.words for s in sentences], G.VOCABULARY)
@@ -514,23 +514,30 @@ def head_patterns(run, sentences=G.HELD_OUT):
     before = np.diagonal(w, offset=-1, axis1=-2, axis2=-1)  # [L, B, H, T - 1]
     after = np.diagonal(w, offset=1, axis1=-2, axis2=-1)  # [L, B, H, T - 1]
     counted = np.arange(w.shape[-1] - 1)[None, :] < (batch.lengths[:, None] - 1)  # [B, T - 1]
-    prev = (before * counted[None, :, None, :]).sum(axis=(1, 3)) / counted.sum()
     chosen = counted & choice_points(sentences)[:, :w.shape[-1] - 1]  # [B, T - 1]
-    nxt = (after * chosen[None, :, None, :]).sum(axis=(1, 3)) / chosen.sum()
+    # Per sentence ([L, B, H]), then over them: the mean weighs every pair
+    # alike, the spread says how far single sentences stray from it.
+    per = {"previous": ((before * counted[None, :, None, :]).sum(axis=3)
+                        / counted.sum(axis=1)[None, :, None]),
+           "next": ((after * chosen[None, :, None, :]).sum(axis=3)[:, chosen.any(axis=1)]
+                    / chosen.sum(axis=1)[chosen.any(axis=1)][None, :, None])}
+    means = {"previous": (before * counted[None, :, None, :]).sum(axis=(1, 3)) / counted.sum(),
+             "next": (after * chosen[None, :, None, :]).sum(axis=(1, 3)) / chosen.sum()}
     # Only «copia»: in «pide» the name to repeat is the word just before «y»,
     # so a previous-word head would pass for a look-back one there.
     copies = [(b, s.words.index("y"), s.prompt - 1) for b, s in enumerate(sentences)
               if s.kind == "copia"]
-    back = np.zeros_like(prev)
+    per["look_back"] = np.zeros((w.shape[0], 1, w.shape[2]))
     if copies:
         rows, ys, names = (np.array(x) for x in zip(*copies))
-        back = w.transpose(1, 3, 4, 0, 2)[rows, ys, names].mean(axis=0)  # [C, L, H] -> [L, H]
+        per["look_back"] = w.transpose(0, 1, 3, 4, 2)[:, rows, ys, names]  # [L, C, H]
+    means["look_back"] = per["look_back"].mean(axis=1)
     out = {}
     for l in range(run.cfg.n_block):
         for h in range(run.cfg.n_head):
-            shares = {"look_back": back[l, h], "previous": prev[l, h], "next": nxt[l, h]}
+            shares = {k: float(means[k][l, h]) for k in ("look_back", "previous", "next")}
             best = max(shares, key=lambda k: shares[k])  # the first of equals, in that order
             pattern = best if shares[best] >= PATTERN_SHARE else None
-            out[(l, h)] = {"previous": float(prev[l, h]), "look_back": float(back[l, h]),
-                           "next": float(nxt[l, h]), "pattern": pattern}
+            out[(l, h)] = dict(shares, pattern=pattern, spread={
+                k: (float(v[l, :, h].min()), float(v[l, :, h].max())) for k, v in per.items()})
     return out

@@ -18,6 +18,7 @@ from .context import (GRAMMAR_LOSS, MARGIN, MASK_LABELS, RUN_KEYS, figures_of, f
 
 TRAIN_WORDS = frozenset(s.words for s in G.TRAIN)
 HELD_WORDS = frozenset(s.words for s in G.HELD_OUT)
+COPIES = [s for s in G.HELD_OUT if s.kind == "copia"]  # where head_patterns measures a look back
 
 
 def head_label(block, head):
@@ -50,14 +51,19 @@ def pattern_sentence(block, head, found, mask):
     back, prev, nxt = (d.fmt(found[k]) for k in ("look_back", "previous", "next"))
     ahead = mask == "bidirectional"
     pattern = found["pattern"]
+    if pattern:
+        low, high = (d.fmt(x) for x in found["spread"][pattern])
+        spread = (" Según la frase, entre %s y %s." % (low, high) if low != high else
+                  " En todas las frases, %s." % low)
     if pattern == "look_back":
         return ("%s mira atrás: al llegar a «y», pone de media %s de su peso en el nombre que "
-                "toca repetir, dicho antes." % (name, back))
+                "toca repetir, dicho antes.%s" % (name, back, spread))
     if pattern == "previous":
-        return "%s mira la palabra anterior: le da de media %s de su peso." % (name, prev)
+        return "%s mira la palabra anterior: le da de media %s de su peso.%s" % (
+            name, prev, spread)
     if pattern == "next":
         return ("%s mira la palabra siguiente, la que el modelo debe adivinar: donde la "
-                "gramática deja elegir, le da de media %s de su peso." % (name, nxt))
+                "gramática deja elegir, le da de media %s de su peso.%s" % (name, nxt, spread))
     shares = ("%s a la anterior, %s a la siguiente donde hay elección y %s al nombre que toca "
               "repetir" % (
         prev, nxt, back) if ahead else "%s a la anterior y %s al nombre que toca repetir" % (
@@ -75,9 +81,10 @@ def rule(mask):
     even = d.fmt(R.even_share(mask)) + " a la anterior" + (
         " y %s a la siguiente" % d.fmt(R.even_share(mask, which="next")) if ahead else "")
     return ("Medias sobre las frases apartadas. Una cabeza recibe nombre si pone de media al "
-            "menos %s de su peso en %s o, al llegar a «y», en el nombre que toca repetir. "
-            "Una cabeza que repartiera su peso por igual entre las palabras que puede leer "
-            "daría de media %s." % (d.fmt(R.PATTERN_SHARE), looks, even))
+            "menos %s de su peso en %s o, al llegar a «y», en el nombre que toca repetir "
+            "(en las %s frases apartadas como «%s»). Una cabeza que repartiera su peso por igual entre las palabras que puede leer "
+            "daría de media %s." % (d.fmt(R.PATTERN_SHARE), looks, len(COPIES),
+                                    " ".join(COPIES[0].words[:-1]), even))
 
 
 def previous_note(found, mask, learned=True):
