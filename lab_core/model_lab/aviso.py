@@ -34,6 +34,11 @@ def _rising(run):  # its held-out loss is now above where it started: the rate i
     return run["held_loss"] > run["held"][0][1]
 
 
+def _peak(run):  # the highest held-out loss so far, when it went above where it started
+    peak = max(loss for _, loss in run["held"])
+    return peak if peak > run["held"][0][1] else None
+
+
 def verdict(fig, step):
     """The lesson's figures in words, and only the conclusion they support."""
     causal, bidir = fig["causal"], fig["bidirectional"]
@@ -53,7 +58,22 @@ def verdict(fig, step):
         return figures + (
             " %s: con esta tasa de aprendizaje el entrenamiento no converge, y estas cifras no "
             "dicen nada de las máscaras. Prueba una tasa menor." % which)
-    more = step < R.MAX_STEPS  # «sigue entrenando» only while there are steps left
+    # A run that went above its starting loss and came back down is unstable
+    # at this rate: what it reads now may not last, so no «sigue entrenando».
+    swung = [(MASK_LABELS[k], _peak(fig[k]), fig[k]["held"][0][1]) for k in R.MASKS
+             if _peak(fig[k]) is not None]
+    caution = ""
+    if len(swung) == 1:
+        caution = (" La pérdida con las frases apartadas de la %s llegó a %s, por encima de la "
+                   "inicial (%s)" % (swung[0][0], fmt_loss(swung[0][1]), fmt_loss(swung[0][2])))
+    elif swung:
+        caution = (" Las pérdidas con las frases apartadas de las dos llegaron a %s y %s, por "
+                   "encima de las iniciales (%s y %s)" % tuple(
+                       fmt_loss(x) for x in (swung[0][1], swung[1][1], swung[0][2],
+                                             swung[1][2])))
+    if swung:
+        caution += ": con esta tasa el entrenamiento es inestable. Prueba una tasa menor."
+    more = step < R.MAX_STEPS and not swung  # «sigue entrenando» only where it may help
     lower = bidir["train_loss"] <= LOWER * causal["train_loss"]
     apart = causal["correct"] >= WRITES_WELL and bidir["correct"] <= WRITES_BADLY
     why = (" Al entrenar, cada posición de la bidireccional podía leer la palabra que tenía que "
@@ -62,23 +82,36 @@ def verdict(fig, step):
         return figures + (
             " La bidireccional predice mucho mejor las frases con las que entrena, y aun así "
             "escribe mucho peor." + why + " Su pérdida baja era leer la respuesta, no saber "
-            "la gramática.")
+            "la gramática.") + caution
     if apart:
         return figures + (
             " La causal ya escribe bien y la bidireccional no, aunque su pérdida de "
-            "entrenamiento aún no es ni la mitad de la causal." + why)
+            "entrenamiento aún no es ni la mitad de la causal." + why) + caution
+    if max(causal["correct"], bidir["correct"]) <= WRITES_BADLY:
+        # a gap between two bad writers explains nothing
+        return figures + (
+            " Ninguna de las dos escribe bien todavía: ninguna sigue bien más del %s de los "
+            "comienzos." % percent(WRITES_BADLY)) + (
+            caution or (" Sigue entrenando." if more else
+                        " Tras %s pasos, tampoco." % d.fmt_int(step)))
     if bidir["correct"] < causal["correct"]:
         return figures + (
             " La bidireccional escribe peor%s." % (
                 " aunque predice mejor sus frases de entrenamiento" if lower else "")
             + why + (" Sigue entrenando para ver hasta dónde llega la diferencia." if more
-                     else ""))
+                     else "")) + caution
+    if bidir["correct"] > causal["correct"]:
+        return figures + (
+            " De momento la bidireccional sigue bien más comienzos que la causal: con esta "
+            "semilla y esta tasa, la causal aún no ha aprendido a escribir." + (
+                " Sigue entrenando." if more else "")) + caution
     if lower:
         return figures + (
             " La bidireccional predice mejor sus frases de entrenamiento, pero con esta "
-            "semilla y esta tasa no escribe peor que la causal: la diferencia no se ve aquí.")
+            "semilla y esta tasa no escribe peor que la causal: la diferencia no se ve aquí."
+            ) + caution
     return figures + (" Aún no se separan: sigue entrenando." if more else
-                      " Tras %s pasos no se separan." % d.fmt_int(step))
+                      " Tras %s pasos no se separan." % d.fmt_int(step)) + caution
 
 
 def bound_sentence(fig):

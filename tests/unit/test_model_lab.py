@@ -307,6 +307,8 @@ def test_the_held_out_beginnings_are_counted_as_said():
 @pytest.mark.parametrize("changes, says", [
     ({"lr": 1.0, "steps": 300}, "no converge"),
     ({"lr": 0.05, "steps": 300}, None),
+    ({"lr": 1.0, "steps": 1000}, "inestable"),
+    ({"lr": 0.3, "steps": 300}, "Ninguna de las dos escribe bien"),
 ])
 def test_the_verdict_follows_the_figures_at_other_rates(changes, says):
     out = view(**changes)
@@ -319,6 +321,20 @@ def test_the_verdict_follows_the_figures_at_other_rates(changes, says):
     # Never «aún no se separan» when the writing figures are far apart.
     if fig["causal"]["correct"] >= 0.9 and fig["bidirectional"]["correct"] <= 0.3:
         assert "no se separan" not in verdict
+    # A held-out loss that went above its start, even if it came back down:
+    # the rate is unstable, said with the peak, and no «sigue entrenando».
+    peaks = {k: max(loss for _, loss in fig[k]["held"]) for k in R.MASKS}
+    swung = [k for k in R.MASKS if peaks[k] > fig[k]["held"][0][1]]
+    if not rising:
+        assert ("inestable" in verdict) == bool(swung)
+        for k in swung:
+            assert context.fmt_loss(peaks[k]) in verdict
+        if swung:
+            assert "igue entrenando" not in verdict
+    # Two models that both write badly: no gap between them is explained.
+    shares = [fig[k]["correct"] for k in R.MASKS]
+    if not rising and max(shares) <= 0.3:
+        assert "Ninguna de las dos escribe bien" in verdict and "peor" not in verdict
 
 
 def test_the_cache_column_counts_the_keys_each_choice_reads(trained):
