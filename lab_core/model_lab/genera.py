@@ -67,10 +67,15 @@ def _one(run, prompt, temperature, seed):
                  "%s más." % (
                      plural(out["kv_computed"], "fila"), d.fmt_int(out["kv_saved"])))
     else:
+        # Every block projects a k and a v row per word, so the first block's
+        # share is 1 / n_block; its rows read only their own word and position.
+        first = out["kv_computed"] // run.cfg.n_block
         cache = ("Sin caché: cada palabra nueva cambia lo que leen las anteriores, y con ello "
                  "sus claves y valores desde el segundo bloque; por eso recalcula todo el "
-                 "comienzo en cada paso: %s de claves y valores." % plural(out["kv_computed"],
-                                                                            "fila"))
+                 "comienzo en cada paso: %s de claves y valores. De ellas, las %s del primer "
+                 "bloque solo dependen de cada palabra y de su posición, así que salen iguales "
+                 "de un paso al siguiente; las de los bloques de después, no." % (
+                     plural(out["kv_computed"], "fila"), d.fmt_int(first)))
     return {"mask": MASK_LABELS[mask], "text": " ".join(out["words"]),
             "new": " ".join(new), "table": table, "cache": cache,
             "verdict": _verdict(out["words"], new, finished),

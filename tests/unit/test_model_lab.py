@@ -411,3 +411,29 @@ def test_a_word_said_twice_is_told_apart_in_every_figure_text():
         assert labels["q"][7].startswith("ana (2.ª) (consulta)")
         for table in block["tables"]:
             assert "«ana»" not in (table["note"] or "")
+
+
+def test_without_a_cache_the_first_blocks_rows_are_said_to_repeat(trained):
+    """The bidirectional model recomputes its beginning at every step: the
+    sentence counts the first block's rows apart, and they do repeat (the
+    decoder's own keys and values for the earlier words, with one word more,
+    are equal in the first block and not in the second)."""
+    wide = trained["generation"]["runs"][1]
+    assert wide["mask"] == "bidireccional"
+    prompt = trained["generation"]["prompt"].split()
+    new = wide["new"].split()
+    # Each step projects a k and a v row for every word it reads, in the
+    # first block: the prompt, then one word more each step but the last.
+    first = sum(2 * (len(prompt) + i) for i in range(len(new)))
+    assert "las %s del primer bloque" % first in wide["cache"]
+    assert "%s filas de claves y valores" % (first * R.CONFIG.n_block) in wide["cache"]
+    run = R.train_both(R.DEFAULT_LR, R.DEFAULT_SEED, TRAINED)["bidirectional"]
+    kv = []
+    for words in (prompt, prompt + new[:1]):
+        tokens = np.array([R.encode_words(words)])
+        _, cache = D.forward(run.params, run.cfg, tokens, [len(words)], "bidirectional", "rope")
+        kv.append([(c[1][2][0, 0], c[1][3][0, 0]) for c in cache[2]])  # per block: k, v [H, T, d_h]
+    n = len(prompt)
+    for j in (0, 1):  # k, then v
+        np.testing.assert_allclose(kv[1][0][j][:, :n], kv[0][0][j], rtol=0, atol=1e-12)
+        assert np.abs(kv[1][1][j][:, :n] - kv[0][1][j]).max() > 1e-3
