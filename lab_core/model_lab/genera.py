@@ -74,8 +74,9 @@ def _one(run, prompt, temperature, seed):
                  "sus claves y valores desde el segundo bloque; por eso recalcula todo el "
                  "comienzo en cada paso: %s de claves y valores. De ellas, las %s del primer "
                  "bloque solo dependen de cada palabra y de su posición, así que salen iguales "
-                 "de un paso al siguiente; las de los bloques de después, no." % (
-                     plural(out["kv_computed"], "fila"), d.fmt_int(first)))
+                 "de un paso al siguiente; las %s, no." % (
+                     plural(out["kv_computed"], "fila"), d.fmt_int(first),
+                     "del segundo" if run.cfg.n_block == 2 else "de los bloques de después"))
     return {"mask": MASK_LABELS[mask], "text": " ".join(out["words"]),
             "new": " ".join(new), "table": table, "cache": cache,
             "verdict": _verdict(out["words"], new, finished),
