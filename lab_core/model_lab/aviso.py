@@ -43,7 +43,7 @@ def verdict(fig, step):
     """The lesson's figures in words, and only the conclusion they support."""
     causal, bidir = fig["causal"], fig["bidirectional"]
     figures = ("En el paso %s, la pérdida de entrenamiento es %s con la máscara causal y %s "
-               "con acceso bidireccional; de los %d comienzos, la causal sigue bien el %s y la "
+               "con acceso bidireccional; de los %d comienzos, la causal continúa bien el %s y la "
                "bidireccional el %s." % (
                    d.fmt_int(step), fmt_loss(causal["train_loss"]), fmt_loss(bidir["train_loss"]),
                    len(PROMPTS), percent(causal["correct"]), percent(bidir["correct"])))
@@ -90,7 +90,7 @@ def verdict(fig, step):
     if max(causal["correct"], bidir["correct"]) <= WRITES_BADLY:
         # a gap between two bad writers explains nothing
         return figures + (
-            " Ninguna de las dos escribe bien todavía: ninguna sigue bien más del %s de los "
+            " Ninguna de las dos escribe bien todavía: ninguna continúa bien más del %s de los "
             "comienzos." % percent(WRITES_BADLY)) + (
             caution or (" Sigue entrenando." if more else
                         " Tras %s pasos, tampoco." % d.fmt_int(step)))
@@ -102,7 +102,7 @@ def verdict(fig, step):
                      else "")) + caution
     if bidir["correct"] > causal["correct"]:
         return figures + (
-            " De momento la bidireccional sigue bien más comienzos que la causal: con esta "
+            " De momento la bidireccional continúa bien más comienzos que la causal: con esta "
             "semilla y esta tasa, la causal aún no ha aprendido a escribir." + (
                 " Sigue entrenando." if more else "")) + caution
     if lower:
@@ -140,7 +140,7 @@ def lesson_panel(state):
     rows = [
         {"label": "pérdida (entrenamiento)", "cells": [
             d.cell(fig[k]["train_loss"], fmt_loss(fig[k]["train_loss"])) for k in R.MASKS]},
-        {"label": "comienzos bien seguidos", "cells": [
+        {"label": "comienzos bien continuados", "cells": [
             d.cell(fig[k]["correct"], percent(fig[k]["correct"])) for k in R.MASKS]},
     ]
     return {

@@ -24,7 +24,7 @@ def result_table(fig, step):
             d.cell(fig[k]["train_loss"], fmt_loss(fig[k]["train_loss"])) for k in MASKS]},
         {"label": "pérdida (apartadas)", "cells": [
             d.cell(fig[k]["held_loss"], fmt_loss(fig[k]["held_loss"])) for k in MASKS]},
-        {"label": "comienzos bien seguidos", "cells": [
+        {"label": "comienzos bien continuados", "cells": [
             d.cell(fig[k]["correct"], percent(fig[k]["correct"])) for k in MASKS]},
     ]
     return d.table("model-result", "Resultado en el paso %s" % d.fmt_int(step),
