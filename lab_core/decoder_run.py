@@ -491,6 +491,29 @@ def even_share(mask, sentences=G.HELD_OUT, which="previous"):
     return sum(shares) / len(shares)
 
 
+_SENTENCE_OF = {s.words: s for s in G.SENTENCES}
+
+
+def sentence_shares(run, words):
+    # -> {(block, head): {"previous", "next", "look_back": share or None}}
+    """head_patterns' three measures on one sentence, the one a reader is
+    shown: the word before (every word after the first), the word after
+    (at this sentence's choice points; None if it has none) and the name to
+    repeat at «y» (None unless it is a «copia» sentence of the grammar)."""
+    words = tuple(words)
+    w = attention_weights(run, words)  # [L, H, T, T]
+    n = len(words)
+    prev = w[:, :, np.arange(1, n), np.arange(n - 1)].mean(axis=-1) if n > 1 else None
+    points = [i for i in range(n - 1) if len(G.next_words(words[:i + 1])) > 1]
+    nxt = w[:, :, points, [i + 1 for i in points]].mean(axis=-1) if points else None
+    known = _SENTENCE_OF.get(words)
+    back = (w[:, :, words.index("y"), known.prompt - 1]
+            if known is not None and known.kind == "copia" else None)
+    return {(l, h): {k: None if v is None else float(v[l, h])
+                     for k, v in (("previous", prev), ("next", nxt), ("look_back", back))}
+            for l in range(w.shape[0]) for h in range(w.shape[1])}
+
+
 def head_patterns(run, sentences=G.HELD_OUT):
     # -> {(block, head): {"previous", "next", "look_back": share, "pattern": name or None,
     #                     "spread": {same keys: (lowest, highest) of one sentence's mean}}}

@@ -13,8 +13,8 @@ less), and an exact membership test for what a model writes
 
 What the sentences exercise
 ---------------------------
-- Agreement: el/los, banco/bancos, viejo/viejos, es/son, está/están,
-  cobra/cobran; del parque / de la plaza.
+- Agreement: el/los, banco/bancos, viejo/viejos, central/centrales,
+  es/son, está/están, cobra/cobran; del parque / de la plaza.
 - The two senses of «banco», decided by a word *after* it («el banco del
   parque …», «el banco de inversión …») or *before* it («en la plaza el
   banco …», «con la hipoteca el banco …»); what comes at the end (es de
@@ -58,7 +58,8 @@ NAMES = ("ana", "luis", "marta", "pablo", "sara", "juan")
 ACTIONS = ("lee", "descansa", "sonríe")
 # Places after «banco» (the seat) and kinds of bank after it (the entity).
 SEAT_AFTER = (("del", "parque"), ("de", "la", "plaza"), ("del", "jardín"))
-BANK_AFTER = (("central",), ("de", "inversión"), ("de", "crédito"))
+# (singular, plural): «el banco central», «los bancos centrales».
+BANK_AFTER = ((("central",), ("centrales",)), (("de", "inversión"),) * 2, (("de", "crédito"),) * 2)
 # What comes before «el banco» and decides its sense.
 SEAT_BEFORE = (("en", "el", "parque"), ("en", "la", "plaza"), ("en", "el", "jardín"))
 BANK_BEFORE = (("con", "la", "hipoteca"), ("con", "la", "cuenta"), ("con", "la", "tarjeta"))
@@ -101,7 +102,8 @@ def _made():
     for opener, number, sense, adj_i, pred_i, which in slots:
         pred = PREDICATES[sense][pred_i][NUMBERS.index(number)]
         noun = _noun_phrase(number, adj_i)
-        comp = (SEAT_AFTER if sense == "asiento" else BANK_AFTER)[which]
+        comp = (SEAT_AFTER[which] if sense == "asiento"
+                else BANK_AFTER[which][NUMBERS.index(number)])
         head = _opt(opener) + noun + comp
         made.append((head + pred + (END,), "despues", sense, len(head)))
         ctx = (SEAT_BEFORE if sense == "asiento" else BANK_BEFORE)[which]

@@ -5,6 +5,8 @@ assumed: early in training, or with another seed or rate, it says what the
 numbers say."""
 from __future__ import annotations
 
+import math
+
 from .. import decoder_run as R
 from .. import display as d
 from ..memo import reads
@@ -30,85 +32,101 @@ def prompts_sentence():
             "escribiendo hasta una frase de la gramática." % (len(PROMPTS), len(G.HELD_OUT), SEEN))
 
 
+UNSTABLE_RISE = 0.5  # nats: a held-out loss that climbs this far back above its best so far
+# is the rate at work, not noise (at the default rate it climbs at most ~0,1)
+
+
 def _rising(run):  # its held-out loss is now above where it started: the rate is too high
     return run["held_loss"] > run["held"][0][1]
 
 
-def _peak(run):  # the highest held-out loss so far, when it went above where it started
-    peak = max(loss for _, loss in run["held"])
-    return peak if peak > run["held"][0][1] else None
+def _swing(run):
+    """(lowest, highest after it) of the held-out loss, when it climbed back
+    more than UNSTABLE_RISE above its best so far; None otherwise."""
+    low, swing = math.inf, None
+    for _, loss in run["held"]:
+        low = min(low, loss)
+        if loss - low > UNSTABLE_RISE and (swing is None or loss - low > swing[1] - swing[0]):
+            swing = (low, loss)
+    return swing
+
+
+def _models(masks):  # ["causal"] -> «del modelo causal»; both -> «de los dos modelos»
+    return ("del modelo %s" % MASK_LABELS[masks[0]] if len(masks) == 1 else
+            "de los dos modelos")
 
 
 def verdict(fig, step):
     """The lesson's figures in words, and only the conclusion they support."""
     causal, bidir = fig["causal"], fig["bidirectional"]
     figures = ("En el paso %s, la pérdida de entrenamiento es %s con la máscara causal y %s "
-               "con acceso bidireccional; de los %d comienzos, la causal continúa bien el %s y la "
-               "bidireccional el %s." % (
+               "con acceso bidireccional; de los %d comienzos, el modelo causal continúa bien "
+               "el %s y el bidireccional el %s." % (
                    d.fmt_int(step), fmt_loss(causal["train_loss"]), fmt_loss(bidir["train_loss"]),
                    len(PROMPTS), percent(causal["correct"]), percent(bidir["correct"])))
     if step == 0:
-        return figures + " Aún no ha aprendido ninguna de las dos: pulsa «Entrenar»."
-    rising = [MASK_LABELS[k] for k in R.MASKS if _rising(fig[k])]
+        return figures + (" Aún no ha aprendido ninguno de los dos: pulsa «Entrenar» en el "
+                          "panel 2.")
+    rising = [k for k in R.MASKS if _rising(fig[k])]
     if rising:
-        which = ("La pérdida con las frases apartadas de la %s está por encima de la inicial"
-                 % rising[0] if len(rising) == 1 else
-                 "Las pérdidas con las frases apartadas de las dos están por encima de las "
-                 "iniciales")
+        which = ("La pérdida con las frases apartadas %s está por encima de la inicial"
+                 % _models(rising) if len(rising) == 1 else
+                 "Las pérdidas con las frases apartadas %s están por encima de las iniciales"
+                 % _models(rising))
         return figures + (
             " %s: con esta tasa de aprendizaje el entrenamiento no converge, y estas cifras no "
             "dicen nada de las máscaras. Prueba una tasa menor." % which)
-    # A run that went above its starting loss and came back down is unstable
-    # at this rate: what it reads now may not last, so no «sigue entrenando».
-    swung = [(MASK_LABELS[k], _peak(fig[k]), fig[k]["held"][0][1]) for k in R.MASKS
-             if _peak(fig[k]) is not None]
+    # A held-out loss that climbed well back above its best: the rate is
+    # unstable here, what the run reads now may not last, and more steps are
+    # no advice.
+    swung = [k for k in R.MASKS if _swing(fig[k])]
     caution = ""
-    if len(swung) == 1:
-        caution = (" La pérdida con las frases apartadas de la %s llegó a %s, por encima de la "
-                   "inicial (%s)" % (swung[0][0], fmt_loss(swung[0][1]), fmt_loss(swung[0][2])))
-    elif swung:
-        caution = (" Las pérdidas con las frases apartadas de las dos llegaron a %s y %s, por "
-                   "encima de las iniciales (%s y %s)" % tuple(
-                       fmt_loss(x) for x in (swung[0][1], swung[1][1], swung[0][2],
-                                             swung[1][2])))
     if swung:
+        lows, highs = zip(*(_swing(fig[k]) for k in swung))
+        caution = (" La pérdida con las frases apartadas %s bajó hasta %s y luego volvió a subir "
+                   "hasta %s" if len(swung) == 1 else
+                   " Las pérdidas con las frases apartadas %s bajaron hasta %s, y luego "
+                   "volvieron a subir hasta %s") % (
+            _models(swung), " y ".join(fmt_loss(x) for x in lows),
+            " y ".join(fmt_loss(x) for x in highs))
         caution += ": con esta tasa el entrenamiento es inestable. Prueba una tasa menor."
     more = step < R.MAX_STEPS and not swung  # «sigue entrenando» only where it may help
     lower = bidir["train_loss"] <= LOWER * causal["train_loss"]
     apart = causal["correct"] >= WRITES_WELL and bidir["correct"] <= WRITES_BADLY
-    why = (" Al entrenar, cada posición de la bidireccional podía leer la palabra que tenía que "
+    why = (" Al entrenar, cada posición del bidireccional podía leer la palabra que tenía que "
            "predecir; al generar, esa palabra todavía no existe.")
     if lower and apart:
         return figures + (
-            " La bidireccional predice mucho mejor las frases con las que entrena, y aun así "
+            " El bidireccional predice mucho mejor las frases con las que entrena, y aun así "
             "escribe mucho peor." + why + " Su pérdida baja era leer la respuesta, no saber "
             "la gramática.") + caution
     if apart:
         return figures + (
-            " La causal ya escribe bien y la bidireccional no, aunque su pérdida de "
-            "entrenamiento aún no es ni la mitad de la causal." + why) + caution
+            " El causal ya escribe bien y el bidireccional no, aunque la pérdida de "
+            "entrenamiento del bidireccional aún no ha bajado a la mitad de la del causal."
+            + why) + caution
     if max(causal["correct"], bidir["correct"]) <= WRITES_BADLY:
         # a gap between two bad writers explains nothing
         return figures + (
-            " Ninguna de las dos escribe bien todavía: ninguna continúa bien más del %s de los "
-            "comienzos." % percent(WRITES_BADLY)) + (
+            " Ninguno de los dos escribe bien%s: ninguno continúa bien más del %s de los "
+            "comienzos." % ("" if swung or not more else " todavía", percent(WRITES_BADLY))) + (
             caution or (" Sigue entrenando." if more else
                         " Tras %s pasos, tampoco." % d.fmt_int(step)))
     if bidir["correct"] < causal["correct"]:
         return figures + (
-            " La bidireccional escribe peor%s." % (
+            " El bidireccional escribe peor%s." % (
                 " aunque predice mejor sus frases de entrenamiento" if lower else "")
             + why + (" Sigue entrenando para ver hasta dónde llega la diferencia." if more
                      else "")) + caution
     if bidir["correct"] > causal["correct"]:
         return figures + (
-            " De momento la bidireccional continúa bien más comienzos que la causal: con esta "
-            "semilla y esta tasa, la causal aún no ha aprendido a escribir." + (
+            " De momento el bidireccional continúa bien más comienzos que el causal: con esta "
+            "semilla y esta tasa, el causal aún no ha aprendido a escribir." + (
                 " Sigue entrenando." if more else "")) + caution
     if lower:
         return figures + (
-            " La bidireccional predice mejor sus frases de entrenamiento, pero con esta "
-            "semilla y esta tasa no escribe peor que la causal: la diferencia no se ve aquí."
+            " El bidireccional predice mejor sus frases de entrenamiento, pero con esta "
+            "semilla y esta tasa no escribe peor que el causal: la diferencia no se ve aquí."
             ) + caution
     return figures + (" Aún no se separan: sigue entrenando." if more else
                       " Tras %s pasos no se separan." % d.fmt_int(step)) + caution
@@ -121,16 +139,17 @@ def bound_sentence(fig):
     the words before can expect to go there)."""
     causal, bidir = fig["causal"]["held_loss"], fig["bidirectional"]["held_loss"]
     target = GRAMMAR_LOSS + MARGIN
-    out = ("Con las frases apartadas, la causal pierde %s por palabra, frente a %s de la "
-           "propia gramática: %s (menos de %s)." % (
+    out = ("Con las frases apartadas (la tabla del panel 2), la pérdida del modelo causal es %s "
+           "por palabra, frente a "
+           "%s de la propia gramática: %s (menos de %s)." % (
                fmt_loss(causal), fmt_loss(GRAMMAR_LOSS),
                "dentro de la meta" if causal < target else "aún fuera de la meta",
                fmt_loss(target)))
     if bidir < GRAMMAR_LOSS:
-        return out + (" La bidireccional baja a %s, por debajo de lo que cabe esperar de un "
+        return out + (" La del bidireccional baja a %s, por debajo de lo que cabe esperar de un "
                       "modelo que solo lee las palabras de antes: llega ahí porque lee la "
                       "palabra que debe predecir." % fmt_loss(bidir))
-    return out + " La bidireccional pierde %s." % fmt_loss(bidir)
+    return out + " La del bidireccional es %s." % fmt_loss(bidir)
 
 
 @reads(*RUN_KEYS)

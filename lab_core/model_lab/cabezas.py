@@ -42,19 +42,25 @@ def patterns(lr, seed, positions, steps, mask):
     return R.head_patterns(R.runs_at(lr, seed, positions, steps)[mask])
 
 
-def pattern_sentence(block, head, found, mask):
+def pattern_sentence(block, head, found, mask, here=None):
     """What a head does on the held-out sentences, said from its means
     (decoder_run.head_patterns); named only past PATTERN_SHARE. The word
     after is spoken of only where the mask lets a head see it, and counted
-    only where the grammar leaves a choice (decoder_run.choice_points)."""
+    only where the grammar leaves a choice (decoder_run.choice_points).
+    `here`: the same measures on the sentence shown (sentence_shares), so a
+    named pattern also says what the head does on the one in its figure."""
     name = head_label(block, head).capitalize()
     back, prev, nxt = (d.fmt(found[k]) for k in ("look_back", "previous", "next"))
     ahead = mask == "bidirectional"
     pattern = found["pattern"]
     if pattern:
         low, high = (d.fmt(x) for x in found["spread"][pattern])
-        spread = (" Según la frase, entre %s y %s." % (low, high) if low != high else
-                  " En todas las frases, %s." % low)
+        # One weight per sentence for the look back; a mean over its words otherwise.
+        its = "" if pattern == "look_back" else "su media "
+        spread = (" Según la frase, %sva de %s a %s" % (its, low, high) if low != high else
+                  " En todas las frases, %s" % low)
+        mine = (here or {}).get(pattern)
+        spread += "; en la de arriba, %s." % d.fmt(mine) if mine is not None else "."
     if pattern == "look_back":
         return ("%s mira atrás: al llegar a «y», pone de media %s de su peso en el nombre que "
                 "toca repetir, dicho antes.%s" % (name, back, spread))
@@ -68,7 +74,7 @@ def pattern_sentence(block, head, found, mask):
               "repetir" % (
         prev, nxt, back) if ahead else "%s a la anterior y %s al nombre que toca repetir" % (
         prev, back))
-    return ("%s no hace ninguno de esos patrones: da de media %s. Puede que haga otra "
+    return ("%s no sigue ninguno de esos patrones: da de media %s. Puede que haga otra "
             "cosa: mira su tabla." % (name, shares))
 
 
@@ -97,13 +103,20 @@ def previous_note(found, mask, learned=True):
     if (mask != "causal" or not learned
             or any(f["pattern"] == "previous" for f in found.values())):
         return None
-    return ("¿Por qué ninguna cabeza mira la palabra anterior? En estas frases sirve de poco. "
-            "Contando todas las frases de la gramática, el mejor modelo posible que conociera "
-            "la palabra actual y cuáles se han dicho antes, sin su orden, perdería %s nats por "
+    most = max(found, key=lambda k: found[k]["previous"])
+    return ("¿Por qué ninguna cabeza se dedica a la palabra anterior? La que más la mira, %s, "
+            "le da de media %s, no mucho más que una que repartiera su peso por igual (%s). "
+            "En estas frases la palabra anterior sirve de poco. Contando las %s frases de la "
+            "gramática (no solo las %s apartadas), el mejor modelo posible que conociera la "
+            "palabra actual y cuáles se han dicho antes, sin su orden, perdería %s nats por "
             "palabra; si conociera además la anterior, %s; y con todas las anteriores en su "
-            "orden, %s." % (fmt_loss(G.loss_knowing(G.said_and_current)),
-                            fmt_loss(G.loss_knowing(G.said_current_and_previous)),
-                            fmt_loss(G.loss_knowing())))
+            "orden, %s (con las apartadas solas, %s)." % (
+                head_label(*most), d.fmt(found[most]["previous"]),
+                d.fmt(R.even_share(mask)), d.fmt_int(len(G.SENTENCES)),
+                d.fmt_int(len(G.HELD_OUT)),
+                fmt_loss(G.loss_knowing(G.said_and_current)),
+                fmt_loss(G.loss_knowing(G.said_current_and_previous)),
+                fmt_loss(G.loss_knowing()), fmt_loss(GRAMMAR_LOSS)))
 
 
 def learned(state):
@@ -143,12 +156,14 @@ def heads_panel(state):
                        "view": attention_lines(list(words), drawn, None, caption),
                        "tables": tables})
     found = patterns(state["lr"], state["seed"], state["positions"], state["steps"], mask)
+    here = R.sentence_shares(run, words)
     return {
         "words": " ".join(words),
         "where": where(words),
         "blocks": blocks,
         "rule": rule(mask),
-        "patterns": [pattern_sentence(l, h, found[(l, h)], mask) for l, h in sorted(found)],
+        "patterns": [pattern_sentence(l, h, found[(l, h)], mask, here[(l, h)])
+                     for l, h in sorted(found)],
         "previous": previous_note(found, mask, learned(state)) or "",
     }
 

@@ -57,8 +57,10 @@ def loss_chart(fig, step):
     low, high = min(values), max(values)
     causal, bidir = fig["causal"], fig["bidirectional"]
     if step == 0:
-        now = ("Antes de entrenar, las dos pierden lo mismo con las frases apartadas: %s y %s."
-               % (fmt_loss(causal["held"][0][1]), fmt_loss(bidir["held"][0][1])))
+        now = ("Antes de entrenar, con las frases apartadas, la pérdida es %s con la máscara "
+               "causal y %s con la bidireccional: los pesos son los mismos, pero cada máscara "
+               "deja leer palabras distintas." % (fmt_loss(causal["held"][0][1]),
+                                                   fmt_loss(bidir["held"][0][1])))
     else:
         at = causal["held"][-1][0]
         now = ("En el paso %s, la pérdida de entrenamiento (media de los últimos %d pasos) es "
@@ -96,7 +98,8 @@ def training_panel(state):
     step = state["steps"]
     return {
         "step": "Paso %s de %s" % (d.fmt_int(step), d.fmt_int(R.MAX_STEPS)),
-        "status": ("Sin entrenar: los pesos son los iniciales, los mismos para las dos máscaras."
+        "status": (("Sin entrenar: los dos modelos empiezan con los mismos pesos; sus pérdidas ya "
+                    "difieren porque cada máscara deja leer palabras distintas.")
                    if step == 0 else "Tras 1 paso, con un lote de %d frases." % R.BATCH
                    if step == 1 else
                    "Tras %s, con lotes de %d frases cada uno." % (plural(step, "paso"), R.BATCH)),

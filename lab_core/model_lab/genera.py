@@ -57,7 +57,7 @@ def _one(run, prompt, temperature, seed):
             d.cell(p, d.fmt_small(p, 2)),  # a word drawn at 0,3 % is not «0,00»
             d.cell(read, str(read)) if cached else d.cell(None, "sin caché")]})
     mask = run.mask_kind
-    table = d.table("model-gen-%s" % mask, "Lo que escribe la %s" % MASK_LABELS[mask],
+    table = d.table("model-gen-%s" % mask, "Lo que escribe el modelo %s" % MASK_LABELS[mask],
                     ["probabilidad según el modelo", "claves en la caché al elegirla"], rows,
                     "palabra", "La probabilidad es la del modelo, sin temperatura."
                     if temperature else None)
@@ -67,16 +67,20 @@ def _one(run, prompt, temperature, seed):
                  "%s más." % (
                      plural(out["kv_computed"], "fila"), d.fmt_int(out["kv_saved"])))
     else:
-        # Every block projects a k and a v row per word, so the first block's
-        # share is 1 / n_block; its rows read only their own word and position.
+        # Every block projects a k and a v row per word it reads, at every
+        # step: the first block's are a 1 / n_block share. They read only
+        # their own word and position, so of those only the rows of words
+        # never projected before are new: two per word fed in.
         first = out["kv_computed"] // run.cfg.n_block
+        fed = len(prompt) + max(len(new) - 1, 0)  # the last word written is never read
         cache = ("Sin caché: cada palabra nueva cambia lo que leen las anteriores, y con ello "
-                 "sus claves y valores desde el segundo bloque; por eso recalcula todo el "
-                 "comienzo en cada paso: %s de claves y valores. De ellas, las %s del primer "
-                 "bloque solo dependen de cada palabra y de su posición, así que salen iguales "
-                 "de un paso al siguiente; las %s, no." % (
+                 "sus claves y valores a partir del segundo bloque; por eso, en cada paso, "
+                 "vuelve a calcular las de todas las palabras hasta la última escrita: %s de "
+                 "claves y valores en total. Las %s del primer bloque solo dependen de cada "
+                 "palabra y de su posición: de ellas, %s repiten filas ya calculadas en un paso "
+                 "anterior, que sí podrían guardarse." % (
                      plural(out["kv_computed"], "fila"), d.fmt_int(first),
-                     "del segundo" if run.cfg.n_block == 2 else "de los bloques de después"))
+                     d.fmt_int(first - 2 * fed)))
     return {"mask": MASK_LABELS[mask], "text": " ".join(out["words"]),
             "new": " ".join(new), "table": table, "cache": cache,
             "verdict": _verdict(out["words"], new, finished),

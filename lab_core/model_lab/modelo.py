@@ -17,7 +17,7 @@ KIND_LABELS = {
     "despues": "el sentido de banco lo decide una palabra de después",
     "antes": "el sentido de banco lo decide una palabra de antes",
     "copia": "un nombre que se repite",
-    "pide": "un nombre que se repite, y un banco que presta",
+    "pide": "un nombre que se repite, con el banco como entidad que da créditos",
 }
 # The pieces of the parameter table, in the order the data flows, with the
 # weights of decoder.param_shapes each one holds ("b*" = every block).
@@ -93,7 +93,7 @@ def model_panel(state):
                 "%d palabras en el vocabulario (contando «.»): %s parámetros en total."
                 % (CFG.d_model, CFG.n_head, CFG.d_model // CFG.n_head, CFG.d_ff, CFG.n_block,
                    CFG.vocab, d.fmt_int(D.count_params(CFG))),
-        "corpus": "La gramática escribe %s frases distintas, todas igual de probables. El "
+        "corpus": "La gramática genera %s frases distintas, todas igual de probables. El "
                   "modelo entrena con %s y se guardan %s que nunca ve, para medir si generaliza."
                   % (d.fmt_int(len(G.SENTENCES)), d.fmt_int(len(G.TRAIN)),
                      d.fmt_int(len(G.HELD_OUT))),

@@ -23,7 +23,7 @@ def test_the_model_and_its_parameter_table(lab):
     assert text(lab.page.locator("#status")).startswith("Listo")
     view = expected()
     assert lab.table("Los parámetros del modelo") == rows_text(view["model"]["params"])
-    assert lab.table("Los parámetros del modelo")["Total"][0] == "6.035"
+    assert lab.table("Los parámetros del modelo")["Total"][0] == "6.068"
     assert text(lab.page.locator("#model-size")) == view["model"]["size"]
     # No question on this page, so no link «con respuestas» to offer.
     assert lab.page.locator(".predict").count() == 0

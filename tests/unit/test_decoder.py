@@ -310,3 +310,20 @@ def test_the_lesson_holds_with_the_defaults(default_runs):
     assert causal["correct"] >= 0.9
     assert wide["train_loss"] <= causal["train_loss"] / 2
     assert wide["correct"] <= 0.3
+
+
+def test_sentence_shares_measure_one_sentence_as_head_patterns_define_them():
+    run = R.single("bidirectional", seed=1).advance(20)
+    words = ("juan", "juan", "lee", ".")  # not a sentence of the grammar
+    w = R.attention_weights(run, words)
+    shares = R.sentence_shares(run, words)
+    # «juan» alone may go on in several ways; «juan juan» in none.
+    assert len(G.next_words(("juan",))) > 1 and G.next_words(("juan", "juan")) == {}
+    for (l, h), got in shares.items():
+        assert got["previous"] == pytest.approx(np.mean([w[l, h, i, i - 1] for i in (1, 2, 3)]))
+        assert got["next"] == pytest.approx(w[l, h, 0, 1])
+        assert got["look_back"] is None  # only a «copia» sentence has a name to repeat
+    copy = next(s for s in G.HELD_OUT if s.kind == "copia")
+    w = R.attention_weights(run, copy.words)
+    for (l, h), got in R.sentence_shares(run, copy.words).items():
+        assert got["look_back"] == pytest.approx(w[l, h, copy.words.index("y"), copy.prompt - 1])

@@ -16,7 +16,7 @@ from lab_core import grammar as G
 
 PLACES = {"parque": "m", "jardín": "m", "plaza": "f"}
 SEAT_WORDS = {"parque", "plaza", "jardín"}
-BANK_WORDS = {"central", "inversión", "crédito", "hipoteca", "cuenta", "tarjeta"}
+BANK_WORDS = {"central", "centrales", "inversión", "crédito", "hipoteca", "cuenta", "tarjeta"}
 VERBS = {"es": "asiento", "está": "asiento", "son": "asiento", "están": "asiento",
          "cobra": "entidad", "cobran": "entidad"}
 
@@ -53,6 +53,9 @@ def test_next_words_by_hand():
     # jardín, «de» la plaza, inversión or crédito, «central»
     assert G.next_words(("el", "banco")) == pytest.approx(
         {"del": 1 / 2 * 2 / 3, "de": 1 / 2 * 1 / 3 + 1 / 2 * 2 / 3, "central": 1 / 2 * 1 / 3})
+    # plural: «centrales», never «los bancos central»
+    assert G.next_words(("los", "bancos")) == pytest.approx(
+        {"del": 1 / 2 * 2 / 3, "de": 1 / 2 * 1 / 3 + 1 / 2 * 2 / 3, "centrales": 1 / 2 * 1 / 3})
     assert G.next_words(("nadie",)) == {}
 
 
@@ -79,7 +82,7 @@ def test_every_sentence_agrees():
             noun = w.index("bancos" if plural else "banco")
             det = noun - 1 if w[noun - 1] in ("el", "los") else noun - 2
             assert w[det] == ("los" if plural else "el"), w
-            adjectives = [x for x in w if x.startswith(("viej", "nuev"))]
+            adjectives = [x for x in w if x.startswith(("viej", "nuev", "central"))]
             assert all(a.endswith("s") == plural for a in adjectives), w
             (verb,) = [x for x in w if x in VERBS]
             assert verb.endswith("n") == plural, w
