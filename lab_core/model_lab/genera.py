@@ -63,8 +63,8 @@ def _one(run, prompt, temperature, seed):
                     if temperature else None)
     if cached:
         cache = ("Con la caché calculó %s de claves y valores (una k y una v por palabra y "
-                 "bloque); sin ella, recalculando el comienzo en cada paso, habría calculado "
-                 "%s más." % (
+                 "bloque); sin ella, volviendo a calcular en cada paso las de todas las palabras "
+                 "anteriores, habría calculado %s más." % (
                      plural(out["kv_computed"], "fila"), d.fmt_int(out["kv_saved"])))
     else:
         # Every block projects a k and a v row per word it reads, at every
@@ -81,7 +81,8 @@ def _one(run, prompt, temperature, seed):
                  "anterior, que sí podrían guardarse." % (
                      plural(out["kv_computed"], "fila"), d.fmt_int(first),
                      d.fmt_int(first - 2 * fed)))
-    return {"mask": MASK_LABELS[mask], "text": " ".join(out["words"]),
+    # The beginning and what the model wrote apart, so the page can tell them apart.
+    return {"mask": MASK_LABELS[mask], "text": " ".join(out["words"]), "said": " ".join(prompt),
             "new": " ".join(new), "table": table, "cache": cache,
             "verdict": _verdict(out["words"], new, finished),
             "ok": G.is_sentence(out["words"])}
