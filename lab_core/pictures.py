@@ -57,7 +57,7 @@ def attention_lines(tokens, heads, query=None, caption=""):
         alt.append("%s: %s." % (label[:1].upper() + label[1:], "; ".join(strongest)))
     return {
         "caption": caption,
-        "words": list(tokens),
+        "words": [occurrence(tokens, i) for i in range(len(tokens))],  # as the texts name them
         "labels": _word_labels(tokens, links, [h.label for h in heads] if len(heads) > 1 else None),
         "query": query,
         "heads": [{"id": h.id, "label": h.label, "style": i} for i, h in enumerate(heads)],

@@ -441,6 +441,7 @@ def test_a_word_said_twice_is_told_apart_in_every_figure_text():
             expected = "ana (2.ª) → %s (%s)" % (occurrence(words, top),
                                                 format(round(float(row[top]), 2), ".2f").replace(".", ","))
             assert expected in said
+        assert block["view"]["words"][5:8] == ["ana (1.ª)", "y", "ana (2.ª)"]  # the figure too
         labels = block["view"]["labels"]
         assert labels["q"][5].startswith("ana (1.ª) (consulta)")
         assert labels["q"][7].startswith("ana (2.ª) (consulta)")
