@@ -83,8 +83,8 @@ HEADS = {
         "label": "token anterior",
         "summary": (
             "no mira qué palabra es, sino dónde está: la consulta de la posición i "
-            "gira como la clave de la posición i − 1 (la rotación del panel 5, con "
-            "θ = 0,45), así que en cualquier frase de hasta 12 palabras cada palabra "
+            "gira como la clave de la posición i − 1 (una rotación como la del panel 5, "
+            "con su propio θ fijo, 0,45: el deslizador de ese panel no la mueve), así que en cualquier frase de hasta 12 palabras cada palabra "
             "apunta a la anterior; la primera, sin nadie delante, se mira a sí misma."
         ),
         "axes": ("eje 1", "eje 2"),

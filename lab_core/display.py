@@ -153,6 +153,10 @@ def shares_note(shares, digits=1):
     shown = fmt(float(sum(values, Decimal(0))), digits) + " %"
     if not tiny and number(shown.rstrip(" %")) == 100:
         return None
+    if tiny and number(shown.rstrip(" %")) == 100:
+        return ("Cada proporción está redondeada por separado: las demás ya suman %s, y la "
+                "que se lee «%s» es demasiado pequeña para notarse en esa suma."
+                % (shown, tiny[0]))
     if tiny:
         return ("Cada proporción está redondeada por separado: las demás suman %s, y falta "
                 "una parte menor que %s." % (shown, tiny[0][2:]))

@@ -179,8 +179,9 @@ def _vectors_sentence(runs, step):
         # The weights of a run that blew up mean nothing: say so, and stop.
         return {"q": fmt_weights(q), "table": table,
                 "text": "La ejecución bidireccional se desbordó en el paso %d: sus pesos "
-                        "crecieron sin límite hasta dejar de ser números finitos, y ya no dicen "
-                        "nada de la atención. Prueba una tasa de aprendizaje menor." % stopped}
+                        "crecieron hasta que el paso siguiente ya no daba números finitos; la "
+                        "tabla muestra los del último paso válido, que ya no dicen nada de la "
+                        "atención. Prueba una tasa de aprendizaje menor." % stopped}
     if losses[step] > DIVERGING * losses[0]:
         return {"q": fmt_weights(q), "table": table,
                 "text": "En el paso %d la pérdida bidireccional vale %s, más de %d veces la "
@@ -301,8 +302,9 @@ def learning_panel(state):
                               "Con la máscara causal banco solo ve «El banco», igual en todas las "
                               "frases: ningún peso puede separar los sentidos."
                               if answer == "bidireccional" else
-                              "Con esta tasa de aprendizaje y esta semilla no sale lo que dice el "
-                              "artículo (solo la bidireccional): mira las curvas."),
+                              "Con esta tasa de aprendizaje y esta semilla no sale lo esperado "
+                              "(que solo la bidireccional aprenda a separarlos): mira las "
+                              "curvas."),
         }),
     }
 

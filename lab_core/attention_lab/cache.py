@@ -261,7 +261,9 @@ def generation_panel(state):
         "new": " ".join(out[len(tokens):]),
         "summary": summary,
         "table": d.table("generation", "Generación paso a paso",
-                         ["entra", "más probables", "elegida", "filas en la caché"], rows,
+                         ["entra", "más probables" if greedy else  # the draw's own odds
+                          "más probables a temperatura %s" % d.fmt_short(temperature),
+                          "elegida", "filas en la caché"], rows,
                          "paso"),
     }
 

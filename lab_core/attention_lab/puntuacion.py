@@ -14,7 +14,7 @@ from ..words import best_as_read, join_words, prompt, winner_sentence
 from ..display import rows_note
 from .context import (
     MASK_LABELS, SENTENCE, asked_head, head_runs, options, shown_heads, tokens_of,
-    weight_texts, weights_note,
+    weight_texts, weights_note, word_at,
 )
 
 CORNER = "consulta \\ clave"
@@ -221,11 +221,11 @@ def _weight_question(state, tokens, head_id, weights, texts, allowed, words, sho
     i, j = state["query"], state["key"]
     answers = weight_band(weights[j], texts[j], allowed[j])
     if not allowed[j]:
-        share = ("«%s» recibe 0: está después de «%s» y la máscara causal lo tapa."
-                 % (tokens[j], tokens[i]))
+        share = ("%s recibe 0: está después de %s y la máscara causal lo tapa."
+                 % (word_at(tokens, j), word_at(tokens, i)))
     else:
-        share = "«%s» recibe %s de la fila de «%s»: %s." % (
-            tokens[j], texts[j], tokens[i],
+        share = "%s recibe %s de la fila de %s: %s." % (
+            word_at(tokens, j), texts[j], word_at(tokens, i),
             "la mitad, leída con dos decimales" if len(answers) == 2
             else "más de la mitad" if answers == ["mitad"] else "menos de la mitad")
         if d.number(texts[j]) == 0:  # open, so above 0, however small
@@ -233,8 +233,10 @@ def _weight_question(state, tokens, head_id, weights, texts, allowed, words, sho
                       "decimales se lea 0,00; solo la máscara da un 0 exacto.")
     return prompt({
         "id": "pred-puntuacion:%s:%s:%s:%d:%d" % ("|".join(tokens), state["mask"], head_id, i, j),
-        "question": "En %s, con la máscara %s, ¿qué peso recibirá «%s» en la fila de «%s»?"
-                    % (asked_head(state), MASK_LABELS[state["mask"]], tokens[j], tokens[i]),
+        # A word said twice is named with its position, as in the other panels.
+        "question": "En %s, con la máscara %s, ¿qué peso recibirá %s en la fila de %s?"
+                    % (asked_head(state), MASK_LABELS[state["mask"]], word_at(tokens, j),
+                       word_at(tokens, i)),
         "options": options(WEIGHT_BANDS),
         "answers": answers,
         "explanation": "%s Más peso en la fila: %s.%s Un peso no depende solo de su puntuación: "

@@ -80,8 +80,9 @@ def _stability(depth):
                 " Unas últimas capas con gradientes grandes, que apenas bajan al apilar más, se "
                 "mueven demasiado en los primeros pasos si la tasa de aprendizaje es grande "
                 "desde el principio: por eso post-norm suele necesitar calentamiento (empezar "
-                "con una tasa pequeña e ir subiéndola) y pre-norm entrena estable sin él, como "
-                "mostraron Xiong et al. (2020).")
+                "con una tasa pequeña e ir subiéndola), y pre-norm a menudo puede prescindir de "
+                "él, como observaron Xiong et al. (2020). Aquí solo se mide el gradiente al "
+                "inicio: no se entrena nada.")
     picture = chart(
         "Gradiente de la última capa al inicio", linear_axis(0, depth, "capas", 6, integer=True),
         linear_axis(0, max(post + pre), "norma del gradiente"),

@@ -70,14 +70,16 @@ def _sine_verdict(k, n_pos, error, at_zero):
             "mapa lineal convierte el vector nulo en otro, así que allí falla en %s."
             % d.fmt_error(at_zero))
     if n_pos == 1:
-        return "Solo hay la posición 0" + zero[len("La posición 0 es aparte"):]
+        return "Solo está la posición 0" + zero[len("La posición 0 es aparte"):]
     if error < 1e-9:
         return ("De la posición 1 en adelante, con tan pocas posiciones, incluso los senos "
                 "solos bastan. " + zero)
     # The error itself is printed just before this sentence (bloque.html).
-    return ("De la posición 1 en adelante, ningún mapa lineal fijo baja de ese error: sin el "
+    return ("De la posición 1 en adelante, ningún mapa lineal fijo lo hace exacto: sin el "
             "coseno de su pareja, un seno no sabe si sube o baja, y no hay matriz que "
-            "desplace todas las posiciones a la vez. " + zero)
+            "desplace todas las posiciones a la vez. Ese error es el del mejor ajuste por "
+            "mínimos cuadrados (el que hace pequeña la suma de los errores al cuadrado; otro "
+            "mapa podría bajar algo el mayor de ellos, nunca a cero). " + zero)
 
 
 PARTS = (("position", position_panel),)

@@ -9,8 +9,8 @@ from ..words import prompt
 
 
 def _quoted(label):
-    """An answer in «», or as it is when it holds «» itself (never «…«…»…»)."""
-    return label if "«" in label else "«%s»" % label
+    """An answer in «», with any «» inside it as “” (never «…«…»…»)."""
+    return "«%s»" % label.replace("«", "“").replace("»", "”")
 
 
 @functools.lru_cache(maxsize=1)
@@ -23,8 +23,9 @@ def quiz():
         "id": q["id"], "question": q["question"],
         "options": [{"value": v, "label": label} for v, label in q["options"]],
         "answers": [q["answer"]],
-        "explanation": "Respuesta: %s. %s" % (_quoted(dict(q["options"])[q["answer"]]),
-                                               q["explanation"]),
+        # The answer first, as the other labs' explanations begin: the page
+        # puts «Respuesta:», «¡Bien visto!» or «Sin predecir.» before it.
+        "explanation": "%s. %s" % (_quoted(dict(q["options"])[q["answer"]]), q["explanation"]),
         "panel": q["panel"], "panel_label": "Por qué: %s" % titles[q["panel"]],
     }) for q in QUIZ]
 

@@ -580,3 +580,34 @@ def test_the_order_panel_keeps_each_pairs_weight():
         view = view_of("block", {"order": list(order)})["order"]
         assert view["pair"]["a"] == view["pair"]["b"]
         assert view["permuted"] == " ".join(ORDER_SENTENCE[i] for i in order)
+
+
+def test_sampled_generation_names_the_temperature_of_its_probabilities():
+    """At temperature 5 the listed odds are the draw's own, softmax(logits / 5)
+    (recomputed here from the first step's logits), and the column says so;
+    greedy lists the plain softmax under the plain name."""
+    state = {"gen_mode": "sample", "gen_temp": 5, "gen_words": 1}
+    generation = view_of("attention", state)["generation"]
+    table = generation["table"]
+    assert table["columns"][1] == "más probables a temperatura 5"
+    from lab_core.language import next_word_probs
+    tokens = generation["sentence"].split()[:-1]  # the default sentence, before the word drawn
+    _, logits, _ = next_word_probs(tokens, HEADS, "causal")
+    scaled = np.exp((logits[-1] - logits[-1].max()) / 5)
+    odds = scaled / scaled.sum()
+    listed = table["rows"][0]["cells"][1]["text"].split("; ")
+    word, shown = listed[0].rsplit(" ", 1)
+    assert shown == format(round(float(odds[VOCABULARY.index(word)]), 2), ".2f").replace(".", ",")
+    assert float(odds[VOCABULARY.index(word)]) == pytest.approx(odds.max())
+    assert view_of("attention", {"gen_words": 1})["generation"]["table"]["columns"][1] == \
+        "más probables"
+
+
+def test_the_weight_question_names_a_repeated_word_by_its_position():
+    """«El banco del banco»: asked for the second «banco» in the first one's
+    row, the question says which is which, as the other panels do."""
+    state = {"tokens": "El;banco;del;banco", "query": 1, "key": 3, "mask": "bidirectional"}
+    question = view_of("attention", state)["arithmetic"]["predict"]
+    assert "¿qué peso recibirá «banco» (posición 3) en la fila de «banco» (posición 1)?" in \
+        question["question"]
+    assert question["explanation"].startswith("«banco» (posición 3) recibe ")

@@ -719,7 +719,8 @@ def test_position_sentences_follow_the_sizes():
     moved = view_of("block", {"shift_k": 3})["position"]["shift"]
     # The error is printed just before the verdict, which refers to it.
     assert float(moved["sine_only"].replace(",", ".")) > 1e-9
-    assert "ningún mapa lineal fijo baja de ese error" in moved["verdict"]
+    assert "ningún mapa lineal fijo lo hace exacto" in moved["verdict"]
+    assert "mínimos cuadrados" in moved["verdict"]  # what the error printed is the error of
     assert "allí falla en %s" % moved["zero"] in moved["verdict"]
 
 
@@ -779,3 +780,26 @@ def test_the_gradient_sentence_says_what_the_stability_table_shows(depth):
         low, high = re.search(r"oscila entre (\S+) y (\S+)\)", sentence).groups()
         texts = [r["cells"][0]["text"] for r in rows]
         assert low == texts[post.index(min(post))] and high == texts[post.index(max(post))]
+
+
+def test_quiz_explanations_begin_with_their_answer_quoted_once():
+    """The page puts «Respuesta:» (teacher), «¡Bien visto!» or «Sin predecir.»
+    before an explanation: the explanation itself starts with the answer, in
+    «», with any quote inside it as “”, never «…«…»…»."""
+    from lab_core.page_text import TEXT
+    for q in view_of("block", {})["quiz"]:
+        answer = dict((o["value"], o["label"]) for o in q["options"])[q["answers"][0]]
+        inner = answer.replace("«", "“").replace("»", "”")
+        assert q["explanation"].startswith("«%s». " % inner), q["explanation"]
+        assert q["explanation"].count("«") == q["explanation"].count("»")
+        teacher = TEXT["predict.teacher"].format(explanation=q["explanation"])
+        assert teacher.count("Respuesta") == 1
+
+
+def test_a_share_too_small_to_show_is_never_said_to_be_missing_from_100():
+    from lab_core.display import shares_note
+    # 768 wide: attention and FFN read 33,3 % and 66,7 % (100,0 %), LayerNorm «< 0,1 %».
+    said = shares_note(["33,3 %", "66,7 %", "< 0,1 %"])
+    assert "ya suman 100,0 %" in said and "«< 0,1 %»" in said and "falta" not in said
+    said = shares_note(["33,3 %", "66,6 %", "< 0,1 %"])
+    assert "suman 99,9 %, y falta una parte menor que 0,1 %" in said

@@ -68,8 +68,9 @@ def test_the_sentence_says_when_its_weights_are_from():
     # so and compares nothing.
     text = view_of({"train_lr": 10, "train_steps": 500})["vectors"]["text"]
     assert text == ("La ejecución bidireccional se desbordó en el paso %d: sus pesos crecieron "
-                    "sin límite hasta dejar de ser números finitos, y ya no dicen nada de la "
-                    "atención. Prueba una tasa de aprendizaje menor." % stopped)
+                    "hasta que el paso siguiente ya no daba números finitos; la tabla muestra "
+                    "los del último paso válido, que ya no dicen nada de la atención. Prueba una "
+                    "tasa de aprendizaje menor." % stopped)
     # A loss near zero reads its size, not 0,000.
     panel = learning_panel({"train_steps": 250, "train_lr": 3.0, "train_seed": 5})
     loss = panel["table"]["rows"][0]["cells"][0]
