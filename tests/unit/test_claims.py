@@ -201,9 +201,12 @@ def check_tables_and_arithmetic(state, view):
     else:
         want = ["mitad"] if weights[i][j] > 0.5 else ["menos"]
     assert sorted(predict["answers"]) == want, (state, predict["answers"])
+    # A word the sentence says twice is named with its position.
+    named = lambda k: "«%s»" % tokens[k] + (" (posición %d)" % k if tokens.count(tokens[k]) > 1
+                                            else "")
     assert predict["explanation"].startswith(
-        "«%s» recibe 0: " % tokens[j] if want == ["cero"]
-        else "«%s» recibe %s de la fila de «%s»: " % (tokens[j], rounded(weights[i][j], 2), tokens[i]))
+        "%s recibe 0: " % named(j) if want == ["cero"]
+        else "%s recibe %s de la fila de %s: " % (named(j), rounded(weights[i][j], 2), named(i)))
     # Then the row's winners: every word whose weight, as read, is the largest.
     row = [(tokens[c], read(rounded(weights[i][c], 2)) if weights[i][c] is not None else Decimal(0))
            for c in range(len(tokens))]
