@@ -396,3 +396,25 @@ def test_quiz_feedback_and_links(lab):
     link.click()
     lab.settle()
     assert lab.state()["panel"] == "residual"
+
+
+def test_undoing_the_normalisation_on_a_phone_shows_its_result(lab):
+    """On a 390 px phone the output row sits below the buttons' screen: the
+    button brings the sentence under it into view once it is drawn."""
+    lab.page.set_viewport_size({"width": 390, "height": 844})
+    lab.page.emulate_media(reduced_motion="reduce")  # the scroll lands at once
+    open_block(lab)
+    button = lab.page.get_by_role("button", name="Deshacer la normalización")
+    # The panel read from its heading, as a reader arrives at it.
+    lab.page.locator("#layernorm").evaluate("(p) => p.scrollIntoView({block: 'start'})")
+    result = lab.page.locator("#ln-undo")
+    below = result.evaluate("(e) => e.getBoundingClientRect().bottom > innerHeight")
+    assert below  # where a phone reader is when they tap
+    button.click()
+    lab.settle()
+    lab.page.wait_for_function(
+        "() => { const r = document.getElementById('ln-undo').getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= innerHeight + 1; }")
+    assert text(lab.page.locator("#ln-out")) == "(2,000; 4,000; 6,000; 8,000)"
+    assert lab.page.locator("#ln-out").evaluate(
+        "(e) => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight + 1; }")

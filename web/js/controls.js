@@ -270,10 +270,22 @@ function onAction(event) {
   const action = ACTIONS[button.dataset.action];
   if (!action) throw new Error(`no action "${button.dataset.action}"`);
   const partial = action(button);
-  const after = AFTER[button.dataset.action];
+  const after = AFTER[button.dataset.action] || (button.dataset.shows && (() => showResult(button)));
   // What follows a change (a scroll to a cell, a flash) waits until every
   // panel shows it: one off screen is drawn a moment after the change.
   if (partial) lab.set(partial).then(() => after && lab.settled().then(after)).catch(() => {});
+}
+
+// A button whose result is elsewhere in its panel (data-shows: that
+// element's id): once drawn, the result is brought just into view if the
+// screen does not show it (on a phone it can sit below the fold).
+function showResult(button) {
+  const result = document.getElementById(button.dataset.shows);
+  if (!result) return;
+  const box = result.getBoundingClientRect();
+  if (box.top >= 0 && box.bottom <= innerHeight) return;
+  const smooth = !matchMedia("(prefers-reduced-motion: reduce)").matches;
+  result.scrollIntoView({ block: "nearest", behavior: smooth ? "smooth" : "auto" });
 }
 
 // ------------------------------------------------------------ the player
