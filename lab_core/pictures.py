@@ -51,9 +51,11 @@ def attention_lines(tokens, heads, query=None, caption=""):
             top = best(row, [float(weights[i][j]) for j in row])
             # A tie as read: every key whose weight reads like the strongest.
             ties = [j for j in row if texts[i][j] == texts[i][top[0]]]
-            strongest.append("%s → %s (%s)" % (
-                occurrence(tokens, i), join_words([occurrence(tokens, j) for j in ties]),
-                texts[i][top[0]]))
+            # Tied keys in «», so that a word like «y» never reads as the joiner.
+            keys = ([occurrence(tokens, j) for j in ties] if len(ties) == 1 else
+                    ["«%s»" % occurrence(tokens, j) for j in ties])
+            strongest.append("%s → %s (%s)" % (occurrence(tokens, i), join_words(keys),
+                                              texts[i][top[0]]))
         alt.append("%s: %s." % (label[:1].upper() + label[1:], "; ".join(strongest)))
     return {
         "caption": caption,

@@ -41,13 +41,15 @@ def _rising(run):  # its held-out loss is now above where it started: the rate i
 
 
 def _swing(run):
-    """(lowest, highest after it) of the held-out loss, when it climbed back
-    more than UNSTABLE_RISE above its best so far; None otherwise."""
-    low, swing = math.inf, None
-    for _, loss in run["held"]:
-        low = min(low, loss)
-        if loss - low > UNSTABLE_RISE and (swing is None or loss - low > swing[1] - swing[0]):
-            swing = (low, loss)
+    """((step, lowest), (step, highest after it)) of the held-out loss, when
+    it climbed back more than UNSTABLE_RISE above its best so far; None
+    otherwise."""
+    low, swing = (None, math.inf), None
+    for step, loss in run["held"]:
+        low = min(low, (step, loss), key=lambda x: x[1])
+        if loss - low[1] > UNSTABLE_RISE and (swing is None or
+                                              loss - low[1] > swing[1][1] - swing[0][1]):
+            swing = (low, (step, loss))
     return swing
 
 
@@ -82,14 +84,16 @@ def verdict(fig, step):
     swung = [k for k in R.MASKS if _swing(fig[k])]
     caution = ""
     if swung:
-        lows, highs = zip(*(_swing(fig[k]) for k in swung))
-        caution = (" La pérdida con las frases apartadas %s bajó hasta %s y luego volvió a subir "
-                   "hasta %s" if len(swung) == 1 else
-                   " Las pérdidas con las frases apartadas %s bajaron hasta %s, y luego "
-                   "volvieron a subir hasta %s") % (
-            _models(swung), " y ".join(fmt_loss(x) for x in lows),
-            " y ".join(fmt_loss(x) for x in highs))
-        caution += ": con esta tasa el entrenamiento es inestable. Prueba una tasa menor."
+        # Each model by name, its low and its high with their steps: the high
+        # may be a peak the curve has left since, not the table's figure.
+        said = ["%s %s bajó a %s (paso %s) y luego subió a %s (paso %s)" % (
+            "la" if n else "La pérdida con las frases apartadas",
+            "del modelo %s" % MASK_LABELS[k] if n == 0 else "del %s" % MASK_LABELS[k],
+            fmt_loss(low), d.fmt_int(at_low), fmt_loss(high), d.fmt_int(at_high))
+            for n, k in enumerate(swung)
+            for (at_low, low), (at_high, high) in [_swing(fig[k])]]
+        caution = (" " + "; ".join(said) + ": con esta tasa el entrenamiento es inestable. "
+                   "Prueba una tasa menor.")
     more = step < R.MAX_STEPS and not swung  # «sigue entrenando» only where it may help
     lower = bidir["train_loss"] <= LOWER * causal["train_loss"]
     apart = causal["correct"] >= WRITES_WELL and bidir["correct"] <= WRITES_BADLY

@@ -105,7 +105,7 @@ def previous_note(found, mask, learned=True):
         return None
     most = max(found, key=lambda k: found[k]["previous"])
     return ("¿Por qué ninguna cabeza se dedica a la palabra anterior? La que más la mira, %s, "
-            "le da de media %s, no mucho más que una que repartiera su peso por igual (%s). "
+            "le da de media %s, algo más que una que repartiera su peso por igual (%s). "
             "En estas frases la palabra anterior sirve de poco. Contando las %s frases de la "
             "gramática (no solo las %s apartadas), el mejor modelo posible que conociera la "
             "palabra actual y cuáles se han dicho antes, sin su orden, perdería %s nats por "
@@ -133,6 +133,7 @@ def heads_panel(state):
     run = runs(state)[mask]
     weights = R.attention_weights(run, words)  # [L, H, T, T]
     n = len(words)
+    named = [occurrence(words, i) for i in range(n)]  # «juan (2.ª)», as the figures say
     opened = [[mask == "bidirectional" or j <= i for j in range(n)] for i in range(n)]
     blocks = []
     for l in range(run.cfg.n_block):
@@ -143,13 +144,13 @@ def heads_panel(state):
                      for i in range(n)]
             drawn.append(HeadLines("b%dh%d" % (l, h), "cabeza %d" % (h + 1), w.tolist(), opened,
                                    texts))
-            rows = [{"label": words[i], "cells": [
+            rows = [{"label": named[i], "cells": [
                 d.cell(w[i, j], texts[i][j], masked=not opened[i][j]) for j in range(n)]}
                 for i in range(n)]
             note = rows_note([(occurrence(words, i), [t for t, o in zip(texts[i], opened[i]) if o])
                               for i in range(n)])
             tables.append(d.table("model-heads-%d-%d" % (l, h), "Pesos · %s" % head_label(l, h),
-                                  list(words), rows, "consulta", note))
+                                  named, rows, "consulta", note))
         caption = "Bloque %d · máscara %s · paso %s" % (l + 1, MASK_LABELS[mask],
                                                         d.fmt_int(state["steps"]))
         blocks.append({"title": "Bloque %d" % (l + 1),

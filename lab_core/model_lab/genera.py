@@ -73,7 +73,9 @@ def _one(run, prompt, temperature, seed):
         # never projected before are new: two per word fed in.
         first = out["kv_computed"] // run.cfg.n_block
         fed = len(prompt) + max(len(new) - 1, 0)  # the last word written is never read
-        cache = ("Sin caché: cada palabra nueva cambia lo que leen las anteriores, y con ello "
+        cache = ("Sin caché, pero solo escribió una palabra: calculó una vez %s de claves y "
+                 "valores, las del comienzo, y no tuvo nada que recalcular." % plural(
+                     out["kv_computed"], "fila")) if len(new) <= 1 else ("Sin caché: cada palabra nueva cambia lo que leen las anteriores, y con ello "
                  "sus claves y valores a partir del segundo bloque; por eso, en cada paso, "
                  "vuelve a calcular las de todas las palabras hasta la última escrita: %s de "
                  "claves y valores en total. Las %s del primer bloque solo dependen de cada "

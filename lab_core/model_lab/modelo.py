@@ -105,8 +105,9 @@ def model_panel(state):
                  "%s de ella." % (" ".join(OPEN_PREFIX), join_words(
                      ["«%s»" % w for w in G.next_words(OPEN_PREFIX)], "o"),
                      d.fmt_small(GRAMMAR_LOSS), d.fmt(MARGIN, 1)),
-        "vocabulary": "%s palabras: %s; y «%s» para terminar."
-                      % (d.fmt_int(len(words)), ", ".join("«%s»" % w for w in words), G.END),
+        "vocabulary": "%s palabras: estas %s, %s; y «%s» para terminar."
+                      % (d.fmt_int(len(words) + 1), d.fmt_int(len(words)),
+                         ", ".join("«%s»" % w for w in words), G.END),
         "batch": "Cada paso de entrenamiento toma %d frases al azar de las de entrenamiento. "
                  "La pérdida con las apartadas se mide cada %d pasos."
                  % (R.BATCH, R.HELD_EVERY),

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from lab_core import decoder as D
+from lab_core import display as d
 from lab_core import decoder_run as R
 from lab_core import grammar as G
 from lab_core import model_lab
@@ -355,15 +356,18 @@ def test_the_verdict_follows_the_figures_at_other_rates(changes, says):
     # low and the high, and no «sigue entrenando» nor «todavía».
     climbs = {}
     for k in R.MASKS:
-        held = [loss for _, loss in fig[k]["held"]]
+        held = fig[k]["held"]
         pairs = [(held[i], held[j]) for i in range(len(held)) for j in range(i, len(held))]
-        low, high = max(pairs, key=lambda p: p[1] - p[0])
-        if high - low > 0.5:
+        low, high = max(pairs, key=lambda p: p[1][1] - p[0][1])
+        if high[1] - low[1] > 0.5:
             climbs[k] = (low, high)
     if not rising:
         assert ("inestable" in verdict) == bool(climbs)
-        for low, high in climbs.values():
-            assert context.fmt_loss(low) in verdict and context.fmt_loss(high) in verdict
+        for n, (k, ((at_low, low), (at_high, high))) in enumerate(climbs.items()):
+            assert "%s bajó a %s (paso %s) y luego subió a %s (paso %s)" % (
+                ("del modelo %s" if n == 0 else "del %s") % context.MASK_LABELS[k],
+                context.fmt_loss(low), d.fmt_int(at_low), context.fmt_loss(high),
+                d.fmt_int(at_high)) in verdict
         if climbs:
             assert "igue entrenando" not in verdict and "bien todavía" not in verdict
     # Two models that both write badly: no gap between them is explained.
@@ -494,3 +498,17 @@ def test_at_step_zero_the_same_weights_are_not_said_to_lose_the_same():
     assert "lo mismo" not in alt and "la pérdida es %s con la máscara causal y %s con la " \
         "bidireccional" % tuple(context.fmt_loss(x) for x in held) in alt
     assert "sus pérdidas ya difieren" in training["status"]
+
+
+def test_a_single_word_written_without_a_cache_recomputes_nothing():
+    """A beginning that lacks only its «.»: the trained bidirectional model
+    writes just that, in one step, nothing recomputed, and the sentence
+    says so."""
+    prompt = "el banco del parque es de madera"
+    wide = view(steps=TRAINED, prompt=prompt)["generation"]["runs"][1]
+    assert wide["new"].split() == ["."]
+    prompt = prompt.split()
+    rows = 2 * R.CONFIG.n_block * len(prompt)  # k and v, every block, every word of the beginning
+    assert wide["cache"] == ("Sin caché, pero solo escribió una palabra: calculó una vez %d filas "
+                             "de claves y valores, las del comienzo, y no tuvo nada que "
+                             "recalcular." % rows)

@@ -229,7 +229,7 @@ def test_nice_ticks_and_log_axes():
 def test_the_head_view_text_says_each_querys_strongest_link():
     view = view_of({"mask": "bidirectional"})["headview"]
     assert "banco → parque (0,58)" in view["alt"]
-    assert "banco → El y banco (0,50)" in view_of({})["headview"]["alt"]  # a tie, both named
+    assert "banco → «El» y «banco» (0,50)" in view_of({})["headview"]["alt"]  # a tie, both named
     all_heads = view_of({"head": "all"})["headview"]
     assert [h["style"] for h in all_heads["heads"]] == [0, 1, 2]
     # One sentence per head, opened by its name: one colon each, never two in a row.
