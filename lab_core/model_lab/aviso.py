@@ -161,7 +161,7 @@ def lesson_panel(state):
     fig = figures_of(state)
     step = state["steps"]
     rows = [
-        {"label": "pérdida (entrenamiento)", "cells": [
+        {"label": "pérdida (todas las frases de entrenamiento)", "cells": [
             d.cell(fig[k]["train_loss"], fmt_loss(fig[k]["train_loss"])) for k in R.MASKS]},
         {"label": "comienzos bien continuados", "cells": [
             d.cell(fig[k]["correct"], percent(fig[k]["correct"])) for k in R.MASKS]},

@@ -20,7 +20,7 @@ AXIS_EVERY = 500  # the x axis grows in 500-step strides once training passes th
 def result_table(fig, step):
     """The figures at this step, one column per mask (two columns fit a phone)."""
     rows = [
-        {"label": "pérdida (entrenamiento)", "cells": [
+        {"label": "pérdida (todas las frases de entrenamiento)", "cells": [
             d.cell(fig[k]["train_loss"], fmt_loss(fig[k]["train_loss"])) for k in MASKS]},
         {"label": "pérdida (apartadas)", "cells": [
             d.cell(fig[k]["held_loss"], fmt_loss(fig[k]["held_loss"])) for k in MASKS]},

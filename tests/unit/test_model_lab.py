@@ -75,7 +75,7 @@ def test_the_training_table_and_the_verdict_against_a_second_computation(trained
     table = {row["label"]: [c["text"] for c in row["cells"]] for row in trained["training"]["table"]["rows"]}
     for i, mask in enumerate(R.MASKS):
         run = runs[mask]
-        assert table["pérdida (entrenamiento)"][i] == context.fmt_loss(run.train_loss())
+        assert table["pérdida (todas las frases de entrenamiento)"][i] == context.fmt_loss(run.train_loss())
         assert table["pérdida (apartadas)"][i] == context.fmt_loss(
             run.loss(R.HELD_BATCH))
         # The share, one prompt at a time through the cached decoder.
@@ -83,7 +83,7 @@ def test_the_training_table_and_the_verdict_against_a_second_computation(trained
         good = sum(G.is_sentence(R.generate(run, list(p))["words"]) for p in prompts)
         assert number(table["comienzos bien continuados"][i]) == round(
             100 * good / len(prompts))
-    causal, bidir = (number(t) for t in table["pérdida (entrenamiento)"])
+    causal, bidir = (number(t) for t in table["pérdida (todas las frases de entrenamiento)"])
     right = [number(t) / 100 for t in table["comienzos bien continuados"]]
     verdict = trained["lesson"]["verdict"]
     # The lesson holds at the defaults, and the verdict says so only because it does.
