@@ -491,76 +491,80 @@ def even_share(mask, sentences=G.HELD_OUT, which="previous"):
     return sum(shares) / len(shares)
 
 
-_SENTENCE_OF = {s.words: s for s in G.SENTENCES}
+MEASURES = ("look_back", "previous", "next")  # head_patterns' order: the first of equals wins
+
+
+def _per_sentence(run, sentences):
+    # -> {measure: [L, B, H] mean of each sentence, NaN where it has no pair},
+    #    {measure: [B] how many pairs each sentence counts}
+    """Each head's weight, sentence by sentence, on the word before (every
+    word after the first), on the word after (at the choice points only:
+    a word the words before already fix is no sign of reading ahead;
+    always 0 under the causal mask) and, at «y» in «copia» sentences, on
+    the name said earlier (the companion's, several words back). Only
+    «copia»: in «pide» the name to repeat is the word just before «y», so
+    a previous-word head would pass for a look-back one there."""
+    batch = D.encode([s.words for s in sentences], G.VOCABULARY)
+    _, cache = D.forward(run.params, run.cfg, batch.tokens, batch.lengths, run.mask_kind,
+                         run.positions)
+    w = np.stack([c[1][4][0] for c in cache[2]])  # [L, B, H, T, T], run 0
+    # Entry i of the diagonal below the main one is (i + 1 → i): it counts
+    # while i + 1 is a word of the sentence (not padding); the diagonal
+    # above holds the same pairs read the other way, (i → i + 1).
+    before = np.diagonal(w, offset=-1, axis1=-2, axis2=-1)  # [L, B, H, T - 1]
+    after = np.diagonal(w, offset=1, axis1=-2, axis2=-1)  # [L, B, H, T - 1]
+    counted = np.arange(w.shape[-1] - 1)[None, :] < (batch.lengths[:, None] - 1)  # [B, T - 1]
+    chosen = counted & choice_points(sentences)[:, :w.shape[-1] - 1]  # [B, T - 1]
+    back = np.full(w.shape[:3], np.nan)  # [L, B, H]
+    copies = [(b, s.words.index("y"), s.prompt - 1) for b, s in enumerate(sentences)
+              if s.kind == "copia"]
+    if copies:
+        rows, ys, names = (np.array(x) for x in zip(*copies))
+        back[:, rows] = w.transpose(0, 1, 3, 4, 2)[:, rows, ys, names]  # [L, C, H]
+    pairs = {"previous": counted.sum(axis=1), "next": chosen.sum(axis=1),
+             "look_back": np.isin(np.arange(len(sentences)), [c[0] for c in copies]).astype(int)}
+    with np.errstate(invalid="ignore"):  # 0 / 0: a sentence with no such pair
+        per = {"previous": (before * counted[None, :, None, :]).sum(axis=3)
+               / pairs["previous"][None, :, None],
+               "next": (after * chosen[None, :, None, :]).sum(axis=3) / pairs["next"][None, :, None],
+               "look_back": back}
+    return per, pairs
 
 
 def sentence_shares(run, words):
     # -> {(block, head): {"previous", "next", "look_back": share or None}}
     """head_patterns' three measures on one sentence, the one a reader is
-    shown: the word before (every word after the first), the word after
-    (at this sentence's choice points; None if it has none) and the name to
-    repeat at «y» (None unless it is a «copia» sentence of the grammar)."""
+    shown (None where it has no pair: no choice point, or not a «copia»
+    sentence of the grammar)."""
     words = tuple(words)
-    w = attention_weights(run, words)  # [L, H, T, T]
-    n = len(words)
-    prev = w[:, :, np.arange(1, n), np.arange(n - 1)].mean(axis=-1) if n > 1 else None
-    points = [i for i in range(n - 1) if len(G.next_words(words[:i + 1])) > 1]
-    nxt = w[:, :, points, [i + 1 for i in points]].mean(axis=-1) if points else None
-    known = _SENTENCE_OF.get(words)
-    back = (w[:, :, words.index("y"), known.prompt - 1]
-            if known is not None and known.kind == "copia" else None)
-    return {(l, h): {k: None if v is None else float(v[l, h])
-                     for k, v in (("previous", prev), ("next", nxt), ("look_back", back))}
-            for l in range(w.shape[0]) for h in range(w.shape[1])}
+    sentence = _SENTENCE_OF.get(words) or G.Sentence(words, 0.0, None, None, 0)
+    per, _ = _per_sentence(run, [sentence])
+    return {(l, h): {k: None if np.isnan(per[k][l, 0, h]) else float(per[k][l, 0, h])
+                     for k in MEASURES}
+            for l in range(run.cfg.n_block) for h in range(run.cfg.n_head)}
+
+
+_SENTENCE_OF = {s.words: s for s in G.SENTENCES}
 
 
 def head_patterns(run, sentences=G.HELD_OUT):
     # -> {(block, head): {"previous", "next", "look_back": share, "pattern": name or None,
     #                     "spread": {same keys: (lowest, highest) of one sentence's mean}}}
-    """Mean weight of each head on the word before (every word after the
-    first), on the word after (at the choice points, where the grammar
-    allows more than one: only the bidirectional mask lets a head see it)
-    and, at «y» in «copia» sentences, on the name said earlier (the
-    companion's, several words back). A head is given the name of its largest mean, only when that
-    mean reaches PATTERN_SHARE."""
-    sentences = list(sentences)
-    batch = D.encode([s.words for s in sentences], G.VOCABULARY)
-    _, cache = D.forward(run.params, run.cfg, batch.tokens, batch.lengths, run.mask_kind,
-                         run.positions)
-    w = np.stack([c[1][4][0] for c in cache[2]])  # [L, B, H, T, T], run 0
-    # The word before: entry i of the diagonal below the main one is (i + 1 → i);
-    # it counts while i + 1 is a word of the sentence (not padding). The word
-    # after: entry i of the diagonal above is (i → i + 1), the same pairs
-    # read the other way (always 0 under the causal mask), counted only at
-    # choice points: a word the words before already fix is no sign of
-    # reading ahead.
-    before = np.diagonal(w, offset=-1, axis1=-2, axis2=-1)  # [L, B, H, T - 1]
-    after = np.diagonal(w, offset=1, axis1=-2, axis2=-1)  # [L, B, H, T - 1]
-    counted = np.arange(w.shape[-1] - 1)[None, :] < (batch.lengths[:, None] - 1)  # [B, T - 1]
-    chosen = counted & choice_points(sentences)[:, :w.shape[-1] - 1]  # [B, T - 1]
-    # Per sentence ([L, B, H]), then over them: the mean weighs every pair
-    # alike, the spread says how far single sentences stray from it.
-    per = {"previous": ((before * counted[None, :, None, :]).sum(axis=3)
-                        / counted.sum(axis=1)[None, :, None]),
-           "next": ((after * chosen[None, :, None, :]).sum(axis=3)[:, chosen.any(axis=1)]
-                    / chosen.sum(axis=1)[chosen.any(axis=1)][None, :, None])}
-    means = {"previous": (before * counted[None, :, None, :]).sum(axis=(1, 3)) / counted.sum(),
-             "next": (after * chosen[None, :, None, :]).sum(axis=(1, 3)) / chosen.sum()}
-    # Only «copia»: in «pide» the name to repeat is the word just before «y»,
-    # so a previous-word head would pass for a look-back one there.
-    copies = [(b, s.words.index("y"), s.prompt - 1) for b, s in enumerate(sentences)
-              if s.kind == "copia"]
-    per["look_back"] = np.zeros((w.shape[0], 1, w.shape[2]))
-    if copies:
-        rows, ys, names = (np.array(x) for x in zip(*copies))
-        per["look_back"] = w.transpose(0, 1, 3, 4, 2)[:, rows, ys, names]  # [L, C, H]
-    means["look_back"] = per["look_back"].mean(axis=1)
+    """Mean weight of each head on the measures of `_per_sentence`, every
+    pair alike, over the held-out sentences, and how far single sentences
+    stray from it. A head is given the name of its largest mean, only when
+    that mean reaches PATTERN_SHARE."""
+    per, pairs = _per_sentence(run, list(sentences))
     out = {}
     for l in range(run.cfg.n_block):
         for h in range(run.cfg.n_head):
-            shares = {k: float(means[k][l, h]) for k in ("look_back", "previous", "next")}
-            best = max(shares, key=lambda k: shares[k])  # the first of equals, in that order
+            shares, spread = {}, {}
+            for k in MEASURES:
+                mine, n = per[k][l, :, h], pairs[k]
+                shares[k] = float(np.nansum(mine * n) / n.sum()) if n.sum() else 0.0
+                spread[k] = ((float(np.nanmin(mine)), float(np.nanmax(mine))) if n.sum()
+                             else (0.0, 0.0))
+            best = max(MEASURES, key=lambda k: shares[k])  # the first of equals, in that order
             pattern = best if shares[best] >= PATTERN_SHARE else None
-            out[(l, h)] = dict(shares, pattern=pattern, spread={
-                k: (float(v[l, :, h].min()), float(v[l, :, h].max())) for k, v in per.items()})
+            out[(l, h)] = dict(shares, pattern=pattern, spread=spread)
     return out
