@@ -61,33 +61,35 @@ def _one(run, prompt, temperature, seed):
                     ["probabilidad según el modelo", "claves en la caché al elegirla"], rows,
                     "palabra", "La probabilidad es la del modelo, sin temperatura."
                     if temperature else None)
-    if cached:
-        cache = ("Con la caché calculó %s de claves y valores (una k y una v por palabra y "
-                 "bloque); sin ella, volviendo a calcular en cada paso las de todas las palabras "
-                 "anteriores, habría calculado %s más." % (
-                     plural(out["kv_computed"], "fila"), d.fmt_int(out["kv_saved"])))
-    else:
-        # Every block projects a k and a v row per word it reads, at every
-        # step: the first block's are a 1 / n_block share. They read only
-        # their own word and position, so of those only the rows of words
-        # never projected before are new: two per word fed in.
-        first = out["kv_computed"] // run.cfg.n_block
-        fed = len(prompt) + max(len(new) - 1, 0)  # the last word written is never read
-        cache = ("Sin caché, pero solo escribió una palabra: calculó una vez %s de claves y "
-                 "valores, las del comienzo, y no tuvo nada que recalcular." % plural(
-                     out["kv_computed"], "fila")) if len(new) <= 1 else ("Sin caché: cada palabra nueva cambia lo que leen las anteriores, y con ello "
-                 "sus claves y valores a partir del segundo bloque; por eso, en cada paso, "
-                 "vuelve a calcular las de todas las palabras hasta la última escrita: %s de "
-                 "claves y valores en total. Las %s del primer bloque solo dependen de cada "
-                 "palabra y de su posición: de ellas, %s repiten filas ya calculadas en un paso "
-                 "anterior, que sí podrían guardarse." % (
-                     plural(out["kv_computed"], "fila"), d.fmt_int(first),
-                     d.fmt_int(first - 2 * fed)))
-    # The beginning and what the model wrote apart, so the page can tell them apart.
-    return {"mask": MASK_LABELS[mask], "text": " ".join(out["words"]), "said": " ".join(prompt),
-            "new": " ".join(new), "table": table, "cache": cache,
+    return {"mask": MASK_LABELS[mask], "text": " ".join(out["words"]),
+            "said": " ".join(prompt),  # the beginning apart, so the page can set off the rest
+            "new": " ".join(new), "table": table, "cache": _cache_sentence(out, prompt, run),
             "verdict": _verdict(out["words"], new, finished),
             "ok": G.is_sentence(out["words"])}
+
+
+def _cache_sentence(out, prompt, run):
+    """What the cache saved, or what going without one cost."""
+    rows = plural(out["kv_computed"], "fila")
+    if out["cached"]:
+        return ("Con la caché calculó %s de claves y valores (una k y una v por palabra y "
+                "bloque); sin ella, volviendo a calcular en cada paso las de todas las palabras "
+                "anteriores, habría calculado %s más." % (rows, d.fmt_int(out["kv_saved"])))
+    if len(out["new"]) <= 1:
+        return ("Sin caché, pero solo escribió una palabra: calculó una vez %s de claves y "
+                "valores, las del comienzo, y no tuvo nada que recalcular." % rows)
+    # Every block projects a k and a v row per word it reads, at every step:
+    # the first block's are a 1 / n_block share. They read only their own
+    # word and position, so of those only the rows of words never projected
+    # before are new: two per word fed in (the last word written never is).
+    first = out["kv_computed"] // run.cfg.n_block
+    fed = len(prompt) + len(out["new"]) - 1
+    return ("Sin caché: cada palabra nueva cambia lo que leen las anteriores, y con ello sus "
+            "claves y valores a partir del segundo bloque; por eso, en cada paso, vuelve a "
+            "calcular las de todas las palabras hasta la última escrita: %s de claves y valores "
+            "en total. Las %s del primer bloque solo dependen de cada palabra y de su posición: "
+            "de ellas, %s repiten filas ya calculadas en un paso anterior, que sí podrían "
+            "guardarse." % (rows, d.fmt_int(first), d.fmt_int(first - 2 * fed)))
 
 
 @reads(*RUN_KEYS, *GEN_KEYS)
