@@ -172,8 +172,11 @@ def browser():
     test asks for it (`service_workers="allow"`, test_offline.py): what a
     service worker serves never reaches Playwright's page.route, and the
     fault tests route the boot's requests."""
+    options = launch_options()
+    if WARM:  # see `visitor`: a worker's pages of the site share one renderer process
+        options = dict(options, args=[*options["args"], "--process-per-site"])
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(**launch_options())
+        browser = playwright.chromium.launch(**options)
         opened = browser.new_context
         browser.new_context = functools.partial(opened, service_workers="block")
         yield browser
@@ -369,7 +372,7 @@ def lab_page_of(item):
 
 
 @pytest.fixture(scope="session")
-def visitor(browser):
+def visitor(browser, base_url):
     """The worker's reader: one browser context for its warm pages and its
     cold ones, so that a fresh load finds what a returning reader's browser
     keeps (the HTTP cache, the bytecode an earlier page saved, js/bytecode.js)
@@ -377,8 +380,22 @@ def visitor(browser):
     caches), or installs Playwright's clock (the context's, not the page's),
     is marked `own_context` and gets a context of its own. Each test
     leaves the context as it found it: no page of its own, no permissions,
-    no local storage (see `lab`)."""
+    no local storage (see `lab`).
+
+    The context also keeps one live page of the lab open (`keeper`), never
+    used by a test. The tests' browser gives all of a context's pages of the
+    site one renderer process (`--process-per-site`), where the engine keeps
+    a compiled WebAssembly module for as long as an instance of it lives: so
+    the interpreter and NumPy's extensions, compiled once for the keeper,
+    are not compiled again for every later page, which is most of a boot's
+    processor time after the first. Everything else a boot does still runs
+    (downloads, their checks, the worker, Python's start, lab_core, the
+    first view). `LAB_WARM=0` runs without either."""
     context = browser.new_context()
+    if WARM:
+        keeper = new_page(context)
+        keeper.goto(base_url)
+        keeper.wait_for_selector("body[data-live='true']", state="attached")
     yield context
     context.close()
 
