@@ -19,7 +19,7 @@ from ..state import (
     Key, Spec, choice_key, flag, float_range, int_range, number_control, parse_float, parse_int,
     shown, vector,
 )
-from ..vocabulary import GROUPS, LEXICON, lemma, read_sentence
+from ..vocabulary import GROUPS, LEXICON, group_of, lemma, read_sentence
 from ..words import plural
 from . import aprende, cabezas, cache, entrenamiento, mascara, mezcla, propia, puntuacion, rope
 from .cache import GEN_MODES
@@ -159,6 +159,21 @@ def _query_on_banco(state):
     return found[0] if found else _clamp_position(state["query"], state)
 
 
+CLUE_GROUPS = ("lugar", "dinero")  # the words that tell which «banco» is meant
+
+
+def _key_on_clue(state):
+    """A new sentence of the reader's puts the key on the word that tells
+    which «banco» is meant, the place or money word nearest the query
+    (the earlier of two as near), as «parque» is in the article's cell;
+    with none, the key stays in range."""
+    tokens, query = tokens_of(state), state["query"]
+    clues = [i for i, word in enumerate(tokens) if group_of(word) in CLUE_GROUPS]
+    if not clues or not isinstance(query, int):
+        return _clamp_position(state["key"], state)
+    return min(clues, key=lambda i: (abs(i - query), i))
+
+
 def _clamp_step(value, state):
     return min(value, len(tokens_of(state))) if isinstance(value, int) else value
 
@@ -225,7 +240,7 @@ SPEC = Spec(
     # sentence that got shorter.
     resets={"sentence": ("tokens",)},
     clamps={"query": _clamp_position, "key": _clamp_position, "step": _clamp_step},
-    follows={"query": ("tokens", _query_on_banco)},
+    follows={"query": ("tokens", _query_on_banco), "key": ("tokens", _key_on_clue)},
 )
 
 

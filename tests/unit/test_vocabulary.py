@@ -92,17 +92,38 @@ def test_a_bad_sentence_leaves_the_sentence_on_screen_and_is_named_beside_its_fi
 
 def test_a_typed_sentence_travels_in_the_link_and_comes_back():
     state = view_of({"tokens": "Me senté en el banco junto al río"})["state"]
-    assert state["query"] == 4  # the query moves to banco
+    # The query moves to banco, the key to «río», the word that says which banco.
+    assert (state["query"], state["key"]) == (4, 7)
     text = query_string(SPEC, state)
-    assert text == ("tokens=Me;sent%C3%A9;en;el;banco;junto;al;r%C3%ADo&query=4")
+    assert text == ("tokens=Me;sent%C3%A9;en;el;banco;junto;al;r%C3%ADo&query=4&key=7")
     from urllib.parse import parse_qsl
     assert state_from_params(SPEC, dict(parse_qsl(text))) == (state, [])
     # A link that names the sentence and not the query puts it on banco too.
     linked, notices = state_from_params(SPEC, {"tokens": "Pedí;un;crédito;al;banco"})
-    assert linked["query"] == 4 and notices == []
+    assert (linked["query"], linked["key"]) == (4, 2) and notices == []
     # A crafted link is refused, with a notice, and the page opens on the preset.
     crafted, notices = state_from_params(SPEC, {"tokens": "El;<img src=x>"})
     assert crafted["tokens"] == [] and "«<» no se usa en una frase" in notices[0]
+
+
+def test_a_typed_sentence_puts_the_key_on_the_word_that_tells_which_banco():
+    # By hand: the place or money word nearest the query; the earlier of two
+    # as near; none keeps the key in range; a key sent with the sentence wins.
+    cases = {"Pedí un crédito al banco": (4, 2),
+             "El banco del parque de crédito": (1, 3),
+             "Con la tarjeta fui al banco del río": (5, 7),  # río 2 away, tarjeta 3
+             "La plaza y el banco y el dinero": (4, 1),  # plaza and dinero both 3 away
+             "El perro y el banco": (4, 3)}  # no such word: the key 3 still fits
+    for typed, (query, key) in cases.items():
+        state = view_of({"tokens": typed})["state"]
+        assert (state["query"], state["key"]) == (query, key), typed
+    assert view_of({"tokens": "El banco"})["state"]["key"] == 1  # clamped into range
+    assert view_of({"tokens": "Pedí un crédito al banco", "key": 0})["state"]["key"] == 0
+    # Changing only the query, or the head, leaves a chosen key alone.
+    mine = view_of({"tokens": "Pedí un crédito al banco", "key": 1})["state"]
+    reply = answer(json.dumps({"lab": "attention", "from": "set", "current": mine,
+                               "state": {"query": 2}}))
+    assert reply["view"]["state"]["key"] == 1
 
 
 def test_the_builder_list_and_typed_text_are_read_alike():
