@@ -159,16 +159,20 @@ def _query_on_banco(state):
     return found[0] if found else _clamp_position(state["query"], state)
 
 
-CLUE_GROUPS = ("lugar", "dinero")  # the words that tell which «banco» is meant
+# The words that tell which «banco» is meant; the word head that reads each kind.
+CLUE_GROUPS = {"lugar": "lugar", "dinero": "finanzas"}
 
 
 def _key_on_clue(state):
     """A new sentence of the reader's puts the key on the word that tells
-    which «banco» is meant, the place or money word nearest the query
-    (the earlier of two as near), as «parque» is in the article's cell;
-    with none, the key stays in range."""
+    which «banco» is meant, as «parque» is in the article's cell: the
+    nearest the query of the place or money words, of the kind the chosen
+    head reads if the sentence has one (the earlier of two as near); with
+    none, the key stays in range."""
     tokens, query = tokens_of(state), state["query"]
-    clues = [i for i, word in enumerate(tokens) if group_of(word) in CLUE_GROUPS]
+    kinds = {i: CLUE_GROUPS[group_of(word)] for i, word in enumerate(tokens)
+             if group_of(word) in CLUE_GROUPS}
+    clues = [i for i in kinds if kinds[i] == state["head"]] or list(kinds)
     if not clues or not isinstance(query, int):
         return _clamp_position(state["key"], state)
     return min(clues, key=lambda i: (abs(i - query), i))

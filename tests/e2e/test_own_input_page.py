@@ -265,6 +265,17 @@ def test_type_a_sentence_on_a_phone_and_read_bancos_weights(browser, base_url):
         sizes = lab.page.locator("#propia [data-target='tokens'][data-builder]").evaluate_all(
             "(bs) => bs.map((b) => [b.getBoundingClientRect().width, b.getBoundingClientRect().height])")
         assert len(sizes) == 15 and all(w >= 44 and h >= 44 for w, h in sizes), sizes
+        # A longer sentence: the key moves to «río», past the right edge of
+        # the phone's score table, which scrolls sideways to show its cell.
+        state = type_sentence(lab, "Me senté en el banco junto al río")
+        assert (state["query"], state["key"]) == (4, 7)
+        lab.page.wait_for_function("""() => {
+          const cell = document.querySelector('#score-tables td.focus');
+          const wrap = cell && cell.closest('table').parentElement;
+          if (!cell || wrap.scrollWidth <= wrap.clientWidth) return false;
+          const box = wrap.getBoundingClientRect(), place = cell.getBoundingClientRect();
+          return place.left >= box.left && place.right <= box.right + 1 && wrap.scrollLeft > 0;
+        }""")
         assert lab.errors == []
     finally:
         context.close()

@@ -107,8 +107,9 @@ def test_a_typed_sentence_travels_in_the_link_and_comes_back():
 
 
 def test_a_typed_sentence_puts_the_key_on_the_word_that_tells_which_banco():
-    # By hand: the place or money word nearest the query; the earlier of two
-    # as near; none keeps the key in range; a key sent with the sentence wins.
+    # By hand, under the default «pista de lugar»: the place or money word
+    # nearest the query; the earlier of two as near; none keeps the key in
+    # range; a key sent with the sentence wins.
     cases = {"Pedí un crédito al banco": (4, 2),
              "El banco del parque de crédito": (1, 3),
              "Con la tarjeta fui al banco del río": (5, 7),  # río 2 away, tarjeta 3
@@ -117,6 +118,12 @@ def test_a_typed_sentence_puts_the_key_on_the_word_that_tells_which_banco():
     for typed, (query, key) in cases.items():
         state = view_of({"tokens": typed})["state"]
         assert (state["query"], state["key"]) == (query, key), typed
+    # Of both kinds, the kind the chosen head reads, however far.
+    both = "Pedí un crédito en el banco junto al río"
+    assert view_of({"tokens": both})["state"]["key"] == 8  # «pista de lugar»: río
+    assert view_of({"tokens": both, "head": "finanzas"})["state"]["key"] == 2  # crédito
+    assert view_of({"tokens": "La plaza y el banco y el dinero",
+                    "head": "finanzas"})["state"]["key"] == 7
     assert view_of({"tokens": "El banco"})["state"]["key"] == 1  # clamped into range
     assert view_of({"tokens": "Pedí un crédito al banco", "key": 0})["state"]["key"] == 0
     # Changing only the query, or the head, leaves a chosen key alone.

@@ -148,6 +148,30 @@ function renderNote(node, element, note) {
   element.setAttribute("aria-describedby", paragraph.id);
 }
 
+// The cell a change marks (the query's row, the key's column) may lie
+// beyond the right edge of a table that scrolls sideways (a long sentence,
+// a phone): when the marked cell moves, its box scrolls sideways just
+// enough to show it, clear of a sticky row name. Only then: reading places
+// forces a layout, which a redraw otherwise never does.
+function keepFocusInView(node, element, table) {
+  let at = "";
+  table.rows.forEach((row, i) => row.cells.forEach((cell, j) => { if (cell.focus) at = `${i},${j}`; }));
+  if (node.dataset.focusAt === at) return;
+  node.dataset.focusAt = at;
+  const cell = element.querySelector("td.focus");
+  const wrap = element.parentElement;
+  if (!cell || !wrap) return;
+  requestAnimationFrame(() => {
+    if (!cell.isConnected || wrap.scrollWidth <= wrap.clientWidth + 1) return;
+    const box = wrap.getBoundingClientRect();
+    const place = cell.getBoundingClientRect();
+    const name = cell.parentElement.cells[0];
+    const covered = getComputedStyle(name).position === "sticky" ? name.getBoundingClientRect().width : 0;
+    if (place.left < box.left + covered) wrap.scrollLeft -= box.left + covered - place.left;
+    else if (place.right > box.right) wrap.scrollLeft += place.right - box.right;
+  });
+}
+
 // Tables update in place when their shape is unchanged, so CSS transitions
 // (the mask closing cell by cell) can play and focus is not lost.
 export function renderTable(node, table) {
@@ -173,6 +197,7 @@ export function renderTable(node, table) {
     row.cells.forEach((cell, j) => fillCell(tr.cells[j + 1], cell, heat));
   });
   renderNote(node, element, table.note);
+  keepFocusInView(node, element, table);
   const exporter = node.querySelector(".table-export");
   if (exporter) exporter.setAttribute("aria-label", say("export.label", { caption: table.caption }));
   if (element.getAttribute("role") === "grid" && !element.contains(document.activeElement)) {
