@@ -72,6 +72,9 @@ def clue(state, head_id):
     top = best_as_read(list(range(len(tokens))), texts)
     name = label[0].upper() + label[1:]
     found = {"before": [], "after": []}
+    if len(tokens) == 1:
+        return dict(found, said="%s: %s es la única palabra de la frase y se lleva todo su "
+                    "peso (%s): no hay otra que pueda darle una pista." % (name, word, texts[i]))
     if len(top) == len(tokens):
         return dict(found, said="%s: con acceso bidireccional, %s reparte su peso por igual "
                     "(%s cada palabra): esta cabeza no encuentra pista." % (name, word, texts[i]))

@@ -197,6 +197,10 @@ def test_a_one_word_sentence_works_in_every_panel():
     assert view["training"]["table"] is None and "al menos dos" in view["training"]["pairs"]
     assert view["cache"]["step"] == 1
     assert len(view["tables"]) == 3
+    # Alone, banco's weight on itself is 1: not a weight «spread evenly» over words.
+    for said in view["clues"]["heads"]:
+        assert "la única palabra de la frase y se lleva todo su peso (1,00)" in said, said
+        assert "por igual" not in said
 
 
 def test_comparisons_use_the_second_sentence_the_reader_built():
