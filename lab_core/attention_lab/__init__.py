@@ -170,9 +170,9 @@ def _key_on_clue(state):
     head reads if the sentence has one (the earlier of two as near); with
     none, the key stays in range."""
     tokens, query = tokens_of(state), state["query"]
-    kinds = {i: CLUE_GROUPS[group_of(word)] for i, word in enumerate(tokens)
-             if group_of(word) in CLUE_GROUPS}
-    clues = [i for i in kinds if kinds[i] == state["head"]] or list(kinds)
+    reader = {i: CLUE_GROUPS.get(group_of(word)) for i, word in enumerate(tokens)}
+    clues = ([i for i, head in reader.items() if head == state["head"]]
+             or [i for i, head in reader.items() if head])
     if not clues or not isinstance(query, int):
         return _clamp_position(state["key"], state)
     return min(clues, key=lambda i: (abs(i - query), i))
