@@ -81,17 +81,19 @@ def verdict(fig, step):
     # A held-out loss that climbed well back above its best: the rate is
     # unstable here, what the run reads now may not last, and more steps are
     # no advice.
-    swung = [k for k in R.MASKS if _swing(fig[k])]
+    swings = {k: _swing(fig[k]) for k in R.MASKS}
+    swung = [k for k in R.MASKS if swings[k]]
     caution = ""
     if swung:
         # Each model by name, its low and its high with their steps: the high
         # may be a peak the curve has left since, not the table's figure.
-        said = ["%s %s bajó a %s (paso %s) y luego subió a %s (paso %s)" % (
-            "la" if n else "La pérdida con las frases apartadas",
-            "del modelo %s" % MASK_LABELS[k] if n == 0 else "del %s" % MASK_LABELS[k],
-            fmt_loss(low), d.fmt_int(at_low), fmt_loss(high), d.fmt_int(at_high))
-            for n, k in enumerate(swung)
-            for (at_low, low), (at_high, high) in [_swing(fig[k])]]
+        said = []
+        for n, k in enumerate(swung):
+            (at_low, low), (at_high, high) = swings[k]
+            said.append("%s %s bajó a %s (paso %s) y luego subió a %s (paso %s)" % (
+                "la" if n else "La pérdida con las frases apartadas",
+                "del modelo %s" % MASK_LABELS[k] if n == 0 else "del %s" % MASK_LABELS[k],
+                fmt_loss(low), d.fmt_int(at_low), fmt_loss(high), d.fmt_int(at_high)))
         caution = (" " + "; ".join(said) + ": con esta tasa el entrenamiento es inestable. "
                    "Prueba una tasa menor.")
     more = step < R.MAX_STEPS and not swung  # «sigue entrenando» only where it may help
