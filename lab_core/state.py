@@ -64,8 +64,9 @@ class Spec:
     key whose old value no longer fits after another changed is brought
     into range instead of refused (a query position when the sentence gets
     shorter); a value the caller sends is still checked strictly.
-    `follows`: key -> (other, rule): when `other` is given and `key` is not,
-    key = rule(state) (a typed sentence puts the query on its «banco»).
+    `follows`: key -> (other, rule): when `other` is given, or a reset
+    replaced it, and `key` is not, key = rule(state) (a typed sentence puts
+    the query on its «banco», and so does a preset that replaces it).
     """
 
     def __init__(self, keys, defaults, resets=None, clamps=None, follows=None):
@@ -264,16 +265,20 @@ def update_state(spec, current, partial):
     state = spec.default_state()
     if isinstance(current, dict):
         state.update({k: v for k, v in current.items() if k in spec.parsers})
+    changed = set(partial)  # what the caller gave, and what a reset replaced
     for key, others in spec.resets.items():
         if key in partial:
             for other in others:
                 if other not in partial:
-                    state[other] = spec.default_state()[other]
+                    default = spec.default_state()[other]
+                    if state[other] != default:
+                        changed.add(other)
+                    state[other] = default
     for key, parse in spec.parsers.items():
         try:
             if key not in partial and key in spec.clamps:
                 state[key] = spec.clamps[key](state[key], state)
-            if key not in partial and spec.follows.get(key, (None,))[0] in partial:
+            if key not in partial and spec.follows.get(key, (None,))[0] in changed:
                 state[key] = spec.follows[key][1](state)
             state[key] = parse(partial.get(key, state[key]), state)
         except ValueError as error:

@@ -186,6 +186,19 @@ def test_positions_follow_a_shorter_sentence_and_a_preset_replaces_yours():
                                "state": {"sentence": "credito"}}))
     assert reply["view"]["state"]["tokens"] == []
     assert reply["view"]["sentence"]["label"] == "El banco de crédito"
+    # The preset's own cell, as typing it would give: banco's row, and the
+    # word that decides its sense (found here from the preset's words).
+    words = SENTENCES["credito"]["tokens"]
+    assert (reply["view"]["state"]["query"], reply["view"]["state"]["key"]) == (
+        words.index("banco"), words.index("crédito"))
+    assert reply["view"]["state_line"] == view_of(
+        {"sentence": "credito", "query": words.index("banco"),
+         "key": words.index("crédito")})["state_line"]
+    # Between presets the reader's cell stays where it was.
+    moved = view_of({"sentence": "parque", "query": 0, "key": 2})["state"]
+    reply = answer(json.dumps({"lab": "attention", "from": "set", "current": moved,
+                               "state": {"sentence": "credito"}}))
+    assert (reply["view"]["state"]["query"], reply["view"]["state"]["key"]) == (0, 2)
     # A position sent explicitly is still checked strictly.
     reply = answer(json.dumps({"lab": "attention", "from": "set", "current": long,
                                "state": {"tokens": ["El"], "query": 3}}))
