@@ -252,14 +252,16 @@ class Lab:
         self.page.wait_for_function("() => !document.querySelector('.veiled')")
         return self
 
-    def find_table(self, caption):
-        """A table or a grid (the score tables), found by its caption."""
-        return self.page.get_by_role("table", name=caption, exact=True).or_(
+    def find_table(self, caption, last=False):
+        """A table or a grid (the score tables), found by its caption; `last`:
+        the last of several that carry it."""
+        found = self.page.get_by_role("table", name=caption, exact=True).or_(
             self.page.get_by_role("grid", name=caption, exact=True))
+        return found.last if last else found
 
-    def table(self, caption):
+    def table(self, caption, last=False):
         """A table (found by its caption) as {row label: [cell texts]}."""
-        return self.find_table(caption).evaluate("(node) => (%s)(() => Object.fromEntries("
+        return self.find_table(caption, last).evaluate("(node) => (%s)(() => Object.fromEntries("
                                                  "[...node.tBodies[0].rows].map((row) => [row.cells[0].innerText.trim(), "
                                                  "[...row.cells].slice(1).map((cell) => cell.innerText.trim())])))" % RENDERED)
 

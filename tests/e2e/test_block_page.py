@@ -221,17 +221,35 @@ def test_order_panel_swap_and_shuffle(lab):
     assert lab.state()["order"] == [0, 4, 2, 3, 1] and pressed() == ["false", "true"]
     lab.page.evaluate("window.lab.set({order: [1, 0, 2, 3, 4]})")
     assert pressed() == ["false", "false"]  # neither of the two sentences
-    lab.page.get_by_role("button", name="Barajar").click()
-    lab.settle()
+    # The draws that first leave (perro El …) as it is, then take it back to
+    # the original order: the press moves the words, and both tables then
+    # carry one caption (the shuffled one is the second).
+    lab.page.evaluate("""() => {
+      const draws = [0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0];
+      window.realRandom = Math.random;
+      Math.random = () => (draws.length ? draws.shift() : window.realRandom());
+    }""")
+    try:
+        lab.page.get_by_role("button", name="Barajar").click()
+        lab.settle()
+    finally:
+        lab.page.evaluate("Math.random = window.realRandom")
     order = lab.state()["order"]
-    assert sorted(order) == [0, 1, 2, 3, 4]
+    assert order == [0, 1, 2, 3, 4]
     words = ["El", "perro", "mordió", "al", "hombre"]
-    caption = "Pesos · " + " ".join(words[i] for i in order)
-    shuffled = lab.table(caption)
-    # Every pair of words keeps its weight, wherever the shuffle put them.
-    for a in words:
-        for bb in words:
-            assert shuffled[a][[words[i] for i in order].index(bb)] == original[a][words.index(bb)]
+    # Then a press with the browser's own draws: an order other than this one.
+    for press in range(2):
+        if press:
+            lab.page.get_by_role("button", name="Barajar").click()
+            lab.settle()
+            order = lab.state()["order"]
+            assert sorted(order) == [0, 1, 2, 3, 4] and order != [0, 1, 2, 3, 4]
+        caption = "Pesos · " + " ".join(words[i] for i in order)
+        shuffled = lab.table(caption, last=True)
+        # Every pair of words keeps its weight, wherever the shuffle put them.
+        for a in words:
+            for bb in words:
+                assert shuffled[a][[words[i] for i in order].index(bb)] == original[a][words.index(bb)]
 
 
 def test_positional_encoding_panel(lab):

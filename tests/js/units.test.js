@@ -12,6 +12,7 @@ import { turnOff } from "../../web/js/dom.js";
 import { Prepared } from "../../web/js/prepared.js";
 import { Session } from "../../web/js/session.js";
 import { Settling } from "../../web/js/settle.js";
+import { shuffled } from "../../web/js/shuffle.js";
 import { has, say, useText } from "../../web/js/text.js";
 
 const WORDS = {
@@ -175,4 +176,21 @@ test("a control a view turns back on is usable only while the page's controls ar
   } finally {
     delete globalThis.document;
   }
+});
+
+test("«Barajar» always moves the words, and keeps every one of them", () => {
+  // A random() that first draws the identity (each j = i), then a real move.
+  const draws = [0.99, 0.99, 0.99, 0.99, 0, 0, 0, 0];
+  const random = () => draws.shift();
+  const order = shuffled([0, 1, 2, 3, 4], random);
+  assert.deepEqual(order, [1, 2, 3, 4, 0]); // the second draw: j = 0 at every step
+  assert.equal(draws.length, 0); // the identity was drawn, and drawn again
+  for (let n = 0; n < 200; n++) {
+    const from = [4, 0, 2, 3, 1];
+    const to = shuffled(from);
+    assert.notDeepEqual(to, from);
+    assert.deepEqual([...to].sort(), [0, 1, 2, 3, 4]);
+  }
+  assert.deepEqual(shuffled([7]), [7]); // one word has no other order
+  assert.deepEqual(shuffled([]), []);
 });

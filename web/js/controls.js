@@ -6,6 +6,7 @@
 
 import { isOpen } from "./predict.js";
 import { confirmNear } from "./share.js";
+import { shuffled } from "./shuffle.js";
 import { say } from "./text.js";
 
 // {set, settled() (every change applied and drawn), state() (the state the
@@ -191,15 +192,6 @@ function onSkipLink(event) {
   const section = document.querySelector(link.hash);
   section.scrollIntoView();
   focusHeading(section);
-}
-
-function shuffled(items) {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
 }
 
 // Buttons with data-action send one of these partial states (or, for
