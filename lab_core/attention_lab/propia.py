@@ -62,7 +62,8 @@ def clue(state, head_id):
     """What one word head finds for the query, from its weights under both
     masks: {"said": its sentence, "before": [(word, causal weight as read,
     head)], "after": [words]}: the other words that get the most weight as
-    read (a tie with the query itself included), on each side."""
+    read, on each side. A word that gets only as much as the query itself
+    is no clue: the head has not singled it out."""
     tokens, i = tokens_of(state), state["query"]
     word, label = word_at(tokens, i), HEADS[head_id]["label"]
     open_run = run(state, head_id, mask_kind="bidirectional")
@@ -79,22 +80,23 @@ def clue(state, head_id):
         return dict(found, said="%s: con acceso bidireccional, %s reparte su peso por igual "
                     "(%s cada palabra): esta cabeza no encuentra pista." % (name, word, texts[i]))
     others = [j for j in top if j != i]
-    if not others:
+    if not others or i in top:
+        tied = ("; %s recibe%s lo mismo" % (join_words([word_at(tokens, j) for j in others]),
+                                             "n" if len(others) > 1 else "") if others else "")
         return dict(found, said="%s: con acceso bidireccional, ninguna palabra recibe de %s "
-                    "más que ella misma (%s): esta cabeza no encuentra pista."
-                    % (name, word, texts[i]))
+                    "más que ella misma (%s%s): esta cabeza no encuentra pista."
+                    % (name, word, texts[i], tied))
     before = [j for j in others if j < i]
     after = [j for j in others if j > i]
     found = {"before": [(word_at(tokens, j), causal_texts[j], label) for j in before],
              "after": [word_at(tokens, j) for j in after]}
-    also = ", tanto como a sí misma" if i in top else ""
     if len(others) == 1:
-        said = "%s: con acceso bidireccional, la palabra a la que %s da más peso es %s (%s%s)" % (
-            name, word, word_at(tokens, others[0]), texts[others[0]], also)
+        said = "%s: con acceso bidireccional, la palabra a la que %s da más peso es %s (%s)" % (
+            name, word, word_at(tokens, others[0]), texts[others[0]])
     else:
         said = ("%s: con acceso bidireccional, las palabras a las que %s da más peso son %s "
-                "(%s cada una%s)" % (name, word, join_words([word_at(tokens, j) for j in others]),
-                                     texts[others[0]], also))
+                "(%s cada una)" % (name, word, join_words([word_at(tokens, j) for j in others]),
+                                   texts[others[0]]))
     many_before, many_after = len(before) > 1, len(after) > 1
     if before:
         said += ("; va%s antes, así que la máscara causal no %s oculta: con ella recibe%s %s"

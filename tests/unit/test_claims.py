@@ -243,6 +243,26 @@ def check_vocabulary_and_copies(state, view):
         assert ("difieren" in block["copies"]) == (not equal)
 
 
+CLUE_KINDS = ("la única palabra de la frase", "reparte su peso por igual",
+              "más que ella misma", "da más peso")
+
+
+def check_clues(state, view):
+    """«Qué encuentra»: a word head names the words the query reads most (as
+    read at two decimals, with access open) only when they get more than
+    the query itself."""
+    tokens = view["sentence"]["tokens"]
+    heads = heads_with(state["vec"])
+    i = state["query"]
+    for h, said in zip(("lugar", "finanzas"), view["clues"]["heads"]):
+        _, weights, _ = attend(tokens, head_rows(tokens, h, heads), False)
+        shown = [read(rounded(w, 2)) for w in weights[i]]
+        top = [j for j, w in enumerate(shown) if w == max(shown)]
+        kind = (CLUE_KINDS[0] if len(tokens) == 1 else CLUE_KINDS[1] if len(top) == len(tokens)
+                else CLUE_KINDS[2] if i in top else CLUE_KINDS[3])
+        assert [k for k in CLUE_KINDS if k in said] == [kind], (state, h, said, shown)
+
+
 def check_training(view):
     tokens = view["sentence"]["tokens"]
     training = view["training"]
@@ -333,6 +353,7 @@ def test_attention_claims_against_an_own_computation(state):
                          view["generation"]["sentence"], view["generation"]["new"]])
     check_tables_and_arithmetic(state, view)
     check_vocabulary_and_copies(state, view)
+    check_clues(state, view)
     check_training(view)
     check_cache_and_generation(state, view)
     check_rope(state, view)

@@ -312,13 +312,24 @@ def test_clues_on_both_sides_and_on_none():
     # With a banco in the sentence, it can be chosen as the query.
     chosen = view_of({"tokens": "El perro y el banco", "query": 1})["clues"]
     assert chosen["lesson"].endswith("Están hechas para «banco»: elige banco en «Consulta».")
-    # A word tied with the query itself is still a clue (río → parque = río → río).
+    # A word that gets only as much as the query itself is no clue (río →
+    # parque = río → río): the head has not singled it out.
     tied = view_of({"tokens": "El río del parque"})["clues"]
-    _, read, _ = independent_clue(["El", "río", "del", "parque"], 1, "lugar")
-    assert read[1] == read[3]
-    assert tied["heads"][0].startswith("Pista de lugar: con acceso bidireccional, la palabra a la "
-                                       "que «río» da más peso es «parque» (%s, tanto como a sí "
-                                       "misma); va después" % fmt2(read[3]))
+    top, read, _ = independent_clue(["El", "río", "del", "parque"], 1, "lugar")
+    assert top == [1, 3] and read[1] == read[3]
+    assert tied["heads"][0] == ("Pista de lugar: con acceso bidireccional, ninguna palabra "
+                                "recibe de «río» más que ella misma (%s; «parque» recibe lo "
+                                "mismo): esta cabeza no encuentra pista." % fmt2(read[3]))
+    assert tied["lesson"].startswith("Ni la «pista de lugar» ni la «pista financiera» encuentra")
+    # Three words tied with banco: edited keys make «El» and «del» weigh as
+    # much as banco itself, and none is a clue.
+    edited = view_of({"vec": {"lugar.parque.k": [-2, 0]}, "mask": "bidirectional"})
+    weights = [c["text"] for c in edited["tables"][0]["weights"]["rows"][1]["cells"]]
+    assert weights[0] == weights[1] == weights[2] > weights[3]
+    assert edited["clues"]["heads"][0] == (
+        "Pista de lugar: con acceso bidireccional, ninguna palabra recibe de «banco» más que "
+        "ella misma (%s; «El» y «del» reciben lo mismo): esta cabeza no encuentra pista."
+        % weights[1])
     # The same word twice is named by its position.
     twice = view_of({"tokens": "el banco del parque y el banco de crédito"})["clues"]
     assert twice["title"] == "Qué encuentra «banco» (posición 1)"
