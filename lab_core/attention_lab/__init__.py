@@ -305,7 +305,31 @@ def sentence_view(state):
             # The exercise's steps are the article's sentence's.
             "exercise": ("Estos pasos son los de la frase del artículo, no los de tu frase: "
                          "«Preparar el ejercicio» vuelve a «%s»." % SENTENCE_LABELS["parque"]
-                         if state["tokens"] else "")}
+                         if state["tokens"] else
+                         "Estos pasos son los de «%s»: en «%s» no hay «parque». «Preparar el "
+                         "ejercicio» vuelve a la frase del artículo."
+                         % (SENTENCE_LABELS["parque"], SENTENCE_LABELS[state["sentence"]])
+                         if state["sentence"] != EXERCISE["sentence"] else "")}
+
+
+# The article's exercise: banco's row of «El banco del parque», bidirectional,
+# with the place head (its last step, the causal mask, undoes the second).
+EXERCISE = {"sentence": "parque", "query": "banco", "mask": "bidirectional", "head": "lugar"}
+
+
+@reads("sentence", "tokens", "query", "mask", "head")
+def exercise_steps(state):
+    """For each step of the exercise's list (index.html), whether the state
+    already has it: «(ya elegida)», or what is chosen instead."""
+    chosen = lambda label: "(ahora: %s)" % label
+    done = "(ya elegida)"
+    word = tokens_of(state)[state["query"]]
+    return {
+        "query": done if lemma(word) == EXERCISE["query"] else chosen("«%s»" % word),
+        "mask": done if state["mask"] == EXERCISE["mask"] else chosen(MASK_LABELS[state["mask"]]),
+        "head": (done if state["head"] == EXERCISE["head"]
+                 else chosen("«%s»" % head_label(state["head"]))),
+    }
 
 
 @reads("head", "vec")
@@ -369,6 +393,7 @@ COMMON = (
     ("controls", controls),
     ("fields", number_fields(NUMBERS)),
     ("sentence", sentence_view),
+    ("exercise", exercise_steps),
     ("head", head_summary),
     ("state_line", state_line),
     ("announce", announce),

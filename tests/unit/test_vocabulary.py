@@ -379,6 +379,29 @@ def test_the_exercise_says_when_its_steps_are_not_about_the_sentence_shown():
     said = view_of({"tokens": "El perro come pan"})["sentence"]["exercise"]
     assert said == ("Estos pasos son los de la frase del artículo, no los de tu frase: "
                     "«Preparar el ejercicio» vuelve a «El banco del parque».")
+    said = view_of({"sentence": "credito"})["sentence"]["exercise"]
+    assert "en «El banco de crédito» no hay «parque»" in said
+
+
+@pytest.mark.parametrize("partial, marks", [
+    ({}, ("(ya elegida)", "(ahora: causal)", "(ya elegida)")),
+    ({"mask": "bidirectional"}, ("(ya elegida)",) * 3),
+    ({"sentence": "credito", "head": "finanzas", "query": 0},
+     ("(ahora: «El»)", "(ahora: causal)", "(ahora: «pista financiera»)")),
+    ({"head": "all", "query": 3, "mask": "bidirectional"},
+     ("(ahora: «parque»)", "(ya elegida)", "(ahora: «todas las cabezas»)")),
+    ({"tokens": "Me senté en el banco", "mask": "bidirectional"}, ("(ya elegida)",) * 3),
+])
+def test_each_step_of_the_exercise_says_whether_the_state_has_it(partial, marks):
+    # The list in index.html: banco as the query, the bidirectional mask,
+    # the place head. Each mark is read from the state the view reports.
+    view = view_of(partial)
+    assert (view["exercise"]["query"], view["exercise"]["mask"], view["exercise"]["head"]) == marks
+    state = view["state"]
+    word = view["sentence"]["tokens"][state["query"]]
+    assert (marks[0] == "(ya elegida)") == (word == "banco")
+    assert (marks[1] == "(ya elegida)") == (state["mask"] == "bidirectional")
+    assert (marks[2] == "(ya elegida)") == (state["head"] == "lugar")
 
 
 def test_panel_six_names_the_pairs_without_a_loss():
