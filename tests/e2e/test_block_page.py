@@ -416,6 +416,25 @@ def test_quiz_feedback_and_links(lab):
     assert lab.state()["panel"] == "residual"
 
 
+def test_shuffling_on_a_phone_shows_the_words_in_their_new_order(lab):
+    """On a 390 px phone the two weight tables stack below the buttons: a
+    press brings the reordered one into view once it is drawn."""
+    lab.page.set_viewport_size({"width": 390, "height": 844})
+    lab.page.emulate_media(reduced_motion="reduce")  # the scroll lands at once
+    open_block(lab)
+    lab.page.locator("#orden").evaluate("(p) => p.scrollIntoView({block: 'start'})")
+    permuted = lab.page.locator("#order-permuted")
+    assert permuted.evaluate("(e) => e.getBoundingClientRect().bottom > innerHeight")
+    lab.page.get_by_role("button", name="Barajar").click()
+    lab.settle()
+    lab.page.wait_for_function(
+        "() => { const r = document.getElementById('order-permuted').getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= innerHeight + 1; }")
+    words = ["El", "perro", "mordió", "al", "hombre"]
+    caption = "Pesos · " + " ".join(words[i] for i in lab.state()["order"])
+    assert text(permuted.locator("caption")).strip() == caption
+
+
 def test_undoing_the_normalisation_on_a_phone_shows_its_result(lab):
     """On a 390 px phone the output row sits below the buttons' screen: the
     button brings the sentence under it into view once it is drawn."""
