@@ -76,7 +76,8 @@ def mask_panel(state):
         question = ("Si pasas de «%s» a «%s», ¿sigue habiendo una fila de pesos en la "
                     "posición %d («%s» aquí)?" % (sentence_label(state), other_label(state), i,
                                                   tokens[i]))
-        choices = [("si", "sí, con otros pesos"), ("no", "no: esa frase es más corta")]
+        # Neither option says why: that is the question (the explanation does).
+        choices = [("si", "sí"), ("no", "no")]
     else:
         question = ("Con la máscara %s y %s, si pasas de «%s» a «%s», ¿cambia %s?"
                     % (MASK_LABELS[state["mask"]], head_words, sentence_label(state),

@@ -299,5 +299,7 @@ def test_the_mask_question_asks_whether_a_row_exists_when_the_other_sentence_is_
     assert mask["question"] == ("Si pasas de «Pedí un crédito al banco» a «El banco de crédito», "
                                 "¿sigue habiendo una fila de pesos en la posición 4 («banco» aquí)?")
     assert mask["answers"] == ["no"]
+    # The options give no reason away: 4 < 5 words is for the reader to see.
+    assert [o["label"] for o in mask["options"]] == ["sí", "no"]
     assert mask["explanation"] == ("No: «El banco de crédito» tiene 4 palabras (posiciones 0 a "
                                    "3), así que allí no hay fila 4.")
