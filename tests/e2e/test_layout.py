@@ -80,6 +80,28 @@ def test_the_exercise_cell_is_in_view_on_a_phone(lab, width):
     assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
 
 
+def test_a_veiled_wide_table_keeps_its_cover_in_view_and_shows_its_cell_once_answered(lab):
+    # On a phone the weights of a long sentence scroll sideways. While the
+    # question hides them, their box stays at its start, where its cover
+    # says why (scrolled to the marked cell, the cover slid off with the
+    # columns); once the reader looks, the box scrolls to the marked cell.
+    lab.page.set_viewport_size({"width": 390, "height": 844})
+    lab.open(lab.base_url, "?tokens=Me;sent%C3%A9;en;el;banco;junto;al;r%C3%ADo")
+    assert (lab.state()["query"], lab.state()["key"]) == (4, 7)  # banco → río, the last column
+    wrap = lab.page.locator("#puntuacion .weights-wrap")
+    assert wrap.evaluate("(w) => w.classList.contains('veiled') && w.scrollWidth > w.clientWidth + 1")
+    lab.page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    assert wrap.evaluate("(w) => w.scrollLeft") == 0
+    lab.page.locator("#puntuacion").get_by_role("button", name="Mostrar sin predecir").click()
+    lab.page.wait_for_function("""() => {
+      const wrap = document.querySelector('#puntuacion .weights-wrap');
+      const cell = wrap.querySelector('td.focus');
+      const box = wrap.getBoundingClientRect(), place = cell.getBoundingClientRect();
+      return !wrap.classList.contains('veiled') && wrap.scrollLeft > 0
+        && place.left >= box.left && place.right <= box.right + 1;
+    }""")
+
+
 def test_a_control_of_the_stuck_bar_takes_focus_where_it_is(lab):
     # On a wide screen the bar of controls sticks to the top. A reader who
     # has scrolled to the scores and clicks «Máscara» must still see them:

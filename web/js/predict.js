@@ -5,6 +5,7 @@
 // without predicting. render.js draws them as the renderer «predict».
 
 import { el, renderText } from "./dom.js";
+import { showFocusCell } from "./table.js";
 import { say } from "./text.js";
 
 // A question whose answer (computed in Python) is revealed once the reader
@@ -167,7 +168,13 @@ export function applyVeil(node) {
   const open = teacher() || unveiled.has(node.dataset.hides);
   const panel = node.closest("section.panel") || document;
   for (const target of panel.querySelectorAll(node.dataset.hides)) { // some are drawn
-    if (target.classList.contains("veiled") === open) target.classList.toggle("veiled", !open);
+    if (target.classList.contains("veiled") === open) {
+      target.classList.toggle("veiled", !open);
+      // A wide table's box scrolls: its cover stays at the start, and the
+      // marked cell is brought into view once the answer shows.
+      if (open) requestAnimationFrame(() => showFocusCell(target));
+      else target.scrollLeft = 0;
+    }
     if (target.inert === open) target.inert = !open;
   }
   const skip = node.querySelector(".predict-skip"); // a question rebuilt has a new one

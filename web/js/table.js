@@ -158,18 +158,22 @@ function keepFocusInView(node, element, table) {
   table.rows.forEach((row, i) => row.cells.forEach((cell, j) => { if (cell.focus) at = `${i},${j}`; }));
   if (node.dataset.focusAt === at) return;
   node.dataset.focusAt = at;
-  const cell = element.querySelector("td.focus");
   const wrap = element.parentElement;
-  if (!cell || !wrap) return;
-  requestAnimationFrame(() => {
-    if (!cell.isConnected || wrap.scrollWidth <= wrap.clientWidth + 1) return;
-    const box = wrap.getBoundingClientRect();
-    const place = cell.getBoundingClientRect();
-    const name = cell.parentElement.cells[0];
-    const covered = getComputedStyle(name).position === "sticky" ? name.getBoundingClientRect().width : 0;
-    if (place.left < box.left + covered) wrap.scrollLeft -= box.left + covered - place.left;
-    else if (place.right > box.right) wrap.scrollLeft += place.right - box.right;
-  });
+  if (wrap) requestAnimationFrame(() => showFocusCell(wrap));
+}
+
+/** Scroll a wide table's box sideways until its marked cell shows, past a
+ *  sticky row name. Not under a veil: its cover would slide away with the
+ *  columns (predict.js calls this again when the veil lifts). */
+export function showFocusCell(wrap) {
+  const cell = wrap.querySelector("td.focus");
+  if (!cell || wrap.classList.contains("veiled") || wrap.scrollWidth <= wrap.clientWidth + 1) return;
+  const box = wrap.getBoundingClientRect();
+  const place = cell.getBoundingClientRect();
+  const name = cell.parentElement.cells[0];
+  const covered = getComputedStyle(name).position === "sticky" ? name.getBoundingClientRect().width : 0;
+  if (place.left < box.left + covered) wrap.scrollLeft -= box.left + covered - place.left;
+  else if (place.right > box.right) wrap.scrollLeft += place.right - box.right;
 }
 
 // Tables update in place when their shape is unchanged, so CSS transitions
