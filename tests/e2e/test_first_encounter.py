@@ -91,6 +91,15 @@ def test_the_exercise_by_taps_keeps_its_cell_in_view(browser, base_url, device):
         assert cell_text(page, "Pesos") == "0"
         assert cell_text(page, "Puntuaciones") == "−∞"
         assert question.get_attribute("data-revealed") == "open"
+        if device is PHONE:
+            # The docked row scrolls sideways: an arrow at its right edge says
+            # that more controls wait there, and is gone at the row's end.
+            after = "getComputedStyle(document.getElementById('controls'), '::after')"
+            assert page.evaluate("document.body.dataset.docked") == ""
+            page.evaluate("document.getElementById('controls').scrollLeft = 0")
+            page.wait_for_function("() => %s.content === '\"›\"' && %s.opacity === '1'" % (after, after))
+            page.evaluate("document.getElementById('controls').scrollLeft = 1e6")
+            page.wait_for_function("() => %s.opacity === '0'" % after)
         assert errors == []
     finally:
         context.close()
