@@ -193,4 +193,5 @@ test("«Barajar» always moves the words, and keeps every one of them", () => {
   }
   assert.deepEqual(shuffled([7]), [7]); // one word has no other order
   assert.deepEqual(shuffled([]), []);
+  assert.deepEqual(shuffled([3, 3]), [3, 3]); // no other order to draw: no endless loop
 });

@@ -3,9 +3,9 @@
 
 // A uniformly drawn permutation (Fisher–Yates) other than the one given: a
 // press that left the words where they were would look like a button that
-// does nothing. One word has no other order.
+// does nothing. One word, or the same item throughout, has no other order.
 export function shuffled(items, random = Math.random) {
-  if (items.length < 2) return [...items];
+  if (new Set(items).size < 2) return [...items];
   for (;;) {
     const out = [...items];
     for (let i = out.length - 1; i > 0; i--) {
