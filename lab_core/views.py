@@ -69,7 +69,8 @@ builder     the reader's sentences, typed or built: {"words",
             that puts the suggestions in: {"label", "tokens"}, or None)}.
 exercise    where the state stands on the article's exercise (the list of
             steps in index.html): {"query", "mask", "head"}, each «(ya
-            elegida)» or what is chosen instead («(ahora: causal)»).
+            elegida)» or what is chosen instead («(ahora: causal)»), and
+            "go": the partial state «Preparar el ejercicio» sends.
 clues       what each word head finds for the query under both masks:
             {"title", "heads": [one sentence per word head], "lesson"}.
 vocabulary  the words the lab knows: {"title", "groups": [{"label", "rule"

@@ -305,30 +305,39 @@ def sentence_view(state):
             # The exercise's steps are the article's sentence's.
             "exercise": ("Estos pasos son los de la frase del artículo, no los de tu frase: "
                          "«Preparar el ejercicio» vuelve a «%s»." % SENTENCE_LABELS["parque"]
-                         if state["tokens"] else
-                         "Estos pasos son los de «%s»: en «%s» no hay «parque». «Preparar el "
-                         "ejercicio» vuelve a la frase del artículo."
-                         % (SENTENCE_LABELS["parque"], SENTENCE_LABELS[state["sentence"]])
-                         if state["sentence"] != EXERCISE["sentence"] else "")}
+                         if state["tokens"] else _other_preset(state["sentence"]))}
 
 
-# The article's exercise: banco's row of «El banco del parque», bidirectional,
-# with the place head (its last step, the causal mask, undoes the second).
-EXERCISE = {"sentence": "parque", "query": "banco", "mask": "bidirectional", "head": "lugar"}
+def _other_preset(sentence):
+    """The exercise's note on a preset other than the article's sentence."""
+    if sentence == EXERCISE["sentence"]:
+        return ""
+    return ("Estos pasos son los de «%s»: en «%s» no hay «parque». «Preparar el ejercicio» "
+            "vuelve a la frase del artículo." % (SENTENCE_LABELS[EXERCISE["sentence"]],
+                                                SENTENCE_LABELS[sentence]))
 
 
-@reads("sentence", "tokens", "query", "mask", "head")
+# The article's exercise: banco's row of «El banco del parque», its cell
+# banco → parque, bidirectional, with the place head (its last step, the
+# causal mask, undoes the third). «Preparar el ejercicio» sends this state.
+EXERCISE = {"sentence": "parque", "query": 1, "key": 3, "mask": "bidirectional", "head": "lugar"}
+
+
+@reads("sentence", "tokens", "vec", "query", "mask", "head")
 def exercise_steps(state):
     """For each step of the exercise's list (index.html), whether the state
-    already has it: «(ya elegida)», or what is chosen instead."""
-    chosen = lambda label: "(ahora: %s)" % label
-    done = "(ya elegida)"
-    word = tokens_of(state)[state["query"]]
+    already has it: «(ya elegida)», or what is chosen instead; and "go", the
+    partial state «Preparar el ejercicio» sends (the article's vectors back
+    too, since its 1,41 is theirs)."""
+    done, word = "(ya elegida)", tokens_of(state)[state["query"]]
+    asked = SENTENCES[EXERCISE["sentence"]]["tokens"][EXERCISE["query"]]
     return {
-        "query": done if lemma(word) == EXERCISE["query"] else chosen("«%s»" % word),
-        "mask": done if state["mask"] == EXERCISE["mask"] else chosen(MASK_LABELS[state["mask"]]),
+        "query": done if lemma(word) == asked else "(ahora: «%s»)" % word,
+        "mask": (done if state["mask"] == EXERCISE["mask"]
+                 else "(ahora: %s)" % MASK_LABELS[state["mask"]]),
         "head": (done if state["head"] == EXERCISE["head"]
-                 else chosen("«%s»" % head_label(state["head"]))),
+                 else "(ahora: «%s»)" % head_label(state["head"])),
+        "go": dict(EXERCISE, **({"vec": {}} if state["vec"] else {})),
     }
 
 

@@ -402,6 +402,20 @@ def test_each_step_of_the_exercise_says_whether_the_state_has_it(partial, marks)
     assert (marks[0] == "(ya elegida)") == (word == "banco")
     assert (marks[1] == "(ya elegida)") == (state["mask"] == "bidirectional")
     assert (marks[2] == "(ya elegida)") == (state["head"] == "lugar")
+    # «Preparar el ejercicio» sends "go": from any state, the article's cell.
+    reply = answer(json.dumps({"lab": "attention", "from": "set", "current": state,
+                               "state": view["exercise"]["go"]}))
+    done = reply["view"]
+    assert [done["exercise"][k] for k in ("query", "mask", "head")] == ["(ya elegida)"] * 3
+    row = done["tables"][0]["scores"]["rows"][done["state"]["query"]]
+    assert (row["label"], row["cells"][done["state"]["key"]]["text"]) == ("banco", "1,41")
+    assert math.isclose(2 / math.sqrt(2), 1.41, abs_tol=0.005)
+
+
+def test_preparing_the_exercise_puts_the_articles_vectors_back_only_when_edited():
+    assert "vec" not in view_of({})["exercise"]["go"]
+    edited = view_of({"vec": {"lugar.parque.k": [-2, 0]}})
+    assert edited["exercise"]["go"]["vec"] == {}
 
 
 def test_panel_six_names_the_pairs_without_a_loss():

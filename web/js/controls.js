@@ -201,10 +201,9 @@ const ACTIONS = {
     lab.notices([]);
     return null;
   },
-  // The article's exercise, with the article's vectors: the card's 1,41 is
-  // theirs, so the reader's edited vectors are put back.
-  "exercise-go": () => ({ sentence: "parque", query: 1, key: 3, mask: "bidirectional", head: "lugar",
-    ...(Object.keys(lab.state().vec || {}).length ? { vec: {} } : {}) }),
+  // The article's exercise, as Python states it (with the article's
+  // vectors back when the reader edited them).
+  "exercise-go": () => lab.view().exercise.go,
   "step-prev": () => ({ step: lab.state().step - 1 }),
   "step-next": () => ({ step: lab.state().step + 1 }),
   "order-original": () => ({ order: lab.state().order.map((_, i) => i) }),
