@@ -29,7 +29,7 @@ def render(request_text):
     sent, whole = _conversation.reply(request_text)
     js.window.py_view_data = to_json(sent)
     view = whole.get("view") if whole["ok"] else None
-    if view and view["lab"] == "block" and "block" in sent["view"]:
+    if view and view["lab"] == "block" and ("block" in sent["view"] or sent.get("adopted")):
         js.window.py_table_data = json.dumps(view["block"]["published"])
 
 

@@ -50,12 +50,25 @@ class Lab:
         """{panel id: title}: the `panel` state key's choices."""
         return {panel.id: panel.title for panel in self.panels}
 
-    def build_view(self, state):
-        """Every part of the view, for one valid state."""
+    def build_view(self, state, held=None):
+        """Every part of the view, for one valid state.
+
+        `held`: an earlier view of this lab (the last one the page was sent,
+        or the prepared view it adopted). A part whose builder reads the same
+        values of its keys in both states is taken from it as it is: a
+        builder sees only the keys it declares (memo.reads), so it would
+        build the same part. A change then runs only the builders it
+        concerns, even those whose cache has never seen the held state.
+        """
         view = {"lab": self.name, "state": dict(state), "notices": []}
         read = frozen(state)  # each value frozen once, for every builder's cache key
+        was = frozen(held["state"]) if held and held.get("lab") == self.name else None
         for key, build in self.parts:
-            view[key] = build(read)
+            if was is not None and key in held and all(
+                    k in was and read.frozen_value(k) == was.frozen_value(k) for k in build.keys):
+                view[key] = held[key]
+            else:
+                view[key] = build(read)
         return view
 
     def panel_reads(self):

@@ -12,6 +12,9 @@ key names the state key whose control should show the message (or null).
 A request may also name the view the page holds ("base": n, a "view_id" of
 an earlier reply): see Conversation, which the browser uses. Its replies
 carry "view_id", and "base" when the view holds only the keys that changed.
+The page's first request ("from": "url") may carry the prepared view it
+shows ("prepared": view); Conversation adopts it when it is the URL's state,
+and replies {"ok": true, "adopted": true, "view_id": n, "view": what differs}.
 An export ({"from": "export", "state": state, "table": table id}) replies
 {"ok": true, "export": {"id", "caption", "filename", "csv", "markdown",
 "latex"}}: the table with the texts as shown (lab_core/export.py).
@@ -221,10 +224,11 @@ def get_lab(name):
     return importlib.import_module(LABS[name]).LAB
 
 
-def render(lab_name, state):
-    """The view for a state already valid for that lab."""
+def render(lab_name, state, held=None):
+    """The view for a state already valid for that lab; `held`: an earlier
+    view of it, whose parts are reused where their keys agree (Lab.build_view)."""
     lab = get_lab(lab_name)
-    view = lab.build_view(state)
+    view = lab.build_view(state, held)
     view["contract"] = CONTRACT_VERSION
     view["query_string"] = query_string(lab.spec, state)
     return view
@@ -260,7 +264,7 @@ def kept_text(key, value):
     return fmt_short(value, 4)
 
 
-def answer(request_text):
+def answer(request_text, held=None):
     """Answer one page request (JSON text) with a reply envelope (a dict).
 
     request = {"lab": name, "from": "set" | "url", "state": {...}, "current": {...}}
@@ -270,7 +274,7 @@ def answer(request_text):
              (a list) instead of "state", a batch: see the envelope above.
       "url": lenient; `state` holds URL strings, bad ones become notices.
     Nothing escapes: any request, however malformed, gets an envelope with a
-    message in Spanish.
+    message in Spanish. `held`: the last view of this conversation (render).
     """
     try:
         request = json.loads(request_text)
@@ -284,13 +288,13 @@ def answer(request_text):
                 raise ValueError("los parámetros de la dirección deben ser un objeto")
             state, notices = state_from_params(spec, params)
         elif "partials" in request:
-            return _batch(lab_name, spec, request)
+            return _batch(lab_name, spec, request, held)
         elif request.get("from") == "export":
             state = update_state(spec, request.get("state"), {})
             link = request.get("link")
             if link is not None and not isinstance(link, str):
                 raise ValueError("el enlace de una exportación debe ser un texto")
-            return {"ok": True, "export": export_table(render(lab_name, state),
+            return {"ok": True, "export": export_table(render(lab_name, state, held),
                                                        request.get("table"), link)}
         else:
             current = request.get("current")
@@ -301,7 +305,7 @@ def answer(request_text):
             except StateError as error:
                 return _rejected(spec, update_state(spec, current, {}), error)
             notices = []
-        view = render(lab_name, state)
+        view = render(lab_name, state, held)
         view["notices"] = notices
         return {"ok": True, "view": view}
     except ValueError as error:
@@ -323,7 +327,7 @@ def _rejected(spec, state, error):
     return {"ok": False, "error": message, "key": error.key}
 
 
-def _batch(lab_name, spec, request):
+def _batch(lab_name, spec, request, held=None):
     """Apply partial states in order; one view for the final state.
 
     The page sends what a reader (or a script) asked for within one frame;
@@ -344,7 +348,7 @@ def _batch(lab_name, spec, request):
             results.append(_rejected(spec, state, error))
         except ValueError as error:
             results.append({"ok": False, "error": str(error), "key": None})
-    return {"ok": True, "view": render(lab_name, state) if changed else None,
+    return {"ok": True, "view": render(lab_name, state, held) if changed else None,
             "results": results}
 
 
@@ -357,14 +361,23 @@ class Conversation:
     """The page's requests, answered with each view as a change of the last.
 
     A reader's change touches a few parts of a view (a new key redraws the
-    cell's arithmetic, not the figures), and the builders are cached, so an
-    unchanged part is the very object sent last time. Serialising, carrying
-    and parsing the whole view on every change cost more than computing it
-    (a view is 40-60 kB of JSON). So each view Python sends gets a number,
-    "view_id"; a request may name the view the page holds, "base": n, and
-    when n is the last view sent, the reply's view holds only the top-level
-    keys whose value changed, and the envelope says "base": n. The page
-    merges them into the view it holds. Any other request gets whole views.
+    cell's arithmetic, not the figures), and an unchanged part is the very
+    object sent last time (render reuses the last view's parts whose keys
+    did not change). Serialising, carrying and parsing the whole view on
+    every change cost more than computing it (a view is 40-60 kB of JSON).
+    So each view Python sends gets a number, "view_id"; a request may name
+    the view the page holds, "base": n, and when n is the last view sent,
+    the reply's view holds only the top-level keys whose value changed, and
+    the envelope says "base": n. The page merges them into the view it
+    holds. Any other request gets whole views.
+
+    The page's first request, for its URL, may carry the prepared view it
+    already shows ("prepared": view, built by this same lab_core at build
+    time and checked there against render()). When that view is of the
+    very state the URL gives, Python adopts it instead of building it
+    again: the reply says "adopted": true, and its view holds only what
+    differs (the URL's notices), for the page to merge into its own. The
+    adopted view is then the one later changes reuse parts of.
     `reply()` also returns the whole envelope, for what the page publishes.
     """
 
@@ -374,7 +387,10 @@ class Conversation:
 
     def reply(self, request_text):
         """-> (envelope sent, whole envelope), both dicts."""
-        whole = answer(request_text)
+        adopted = self._adopt(request_text)
+        if adopted is not None:
+            return adopted
+        whole = answer(request_text, held=self.last)
         view = whole.get("view") if whole.get("ok") else None
         if not view:
             return whole, whole
@@ -387,6 +403,32 @@ class Conversation:
             sent["view"] = {key: value for key, value in view.items()
                             if key not in previous or not _same(previous[key], value)}
         return sent, dict(whole, view_id=self.last_id)
+
+    def _adopt(self, request_text):
+        """A URL request's prepared view, adopted; None when it is not one
+        (then the request is answered as any other)."""
+        try:
+            request = json.loads(request_text)
+            prepared = request.get("prepared")
+            lab_name = request.get("lab", "attention")
+            if request.get("from") != "url" or not isinstance(prepared, dict) or \
+                    prepared.get("lab") != lab_name or not isinstance(request.get("state"), dict):
+                return None
+            lab = get_lab(lab_name)
+            state, notices = state_from_params(lab.spec, request["state"])
+        except (ValueError, AttributeError):
+            return None
+        whole_view = {key for key, _ in lab.parts} | {"lab", "state", "notices", "contract",
+                                                      "query_string"}
+        # The prepared view went through JSON; so does the state, to compare.
+        if prepared.get("contract") != CONTRACT_VERSION or not whole_view <= set(prepared) or \
+                json.loads(to_json(state)) != prepared["state"]:
+            return None
+        view = dict(prepared, state=state, notices=notices)
+        self.last, self.last_id = view, self.last_id + 1
+        changed = {"notices": notices} if notices != prepared.get("notices") else {}
+        whole = {"ok": True, "view": view, "view_id": self.last_id}
+        return dict(whole, view=changed, adopted=True), whole
 
 
 def _same(a, b):

@@ -8,6 +8,7 @@ import pytest
 from lab_core import attention_lab
 from lab_core.didactic import DEFAULT_STATE, HEADS, SENTENCES
 from lab_core.display import fmt, fmt_sci, fmt_short
+from lab_core.export import tables_of
 from lab_core.state import query_string, state_from_params, update_state
 from lab_core.views import Conversation, handle, to_json
 
@@ -289,6 +290,91 @@ def test_a_conversation_sends_a_whole_view_unless_the_base_is_the_last_one():
     # A view of the other lab is never a change of this one.
     sent, _ = talk.reply(json.dumps({"lab": "block", "from": "url", "state": {}, "base": 4}))
     assert "base" not in sent and sent["view"]["lab"] == "block"
+
+
+def _counting(monkeypatch, lab):
+    """Wrap a lab's builders: -> {view key: calls}, each call counted."""
+    calls = {}
+
+    def counted(key, build):
+        def run(state):
+            calls[key] = calls.get(key, 0) + 1
+            return build(state)
+        run.keys = build.keys
+        return run
+
+    monkeypatch.setattr(lab, "parts", tuple((key, counted(key, build)) for key, build in lab.parts))
+    return calls
+
+
+def _prepared(lab_name, partial):
+    """A prepared view as the page holds it: built whole, gone through JSON."""
+    return strict_load(handle(json.dumps({"lab": lab_name, "from": "url", "state": partial})))["view"]
+
+
+def test_a_conversation_adopts_the_prepared_view_of_its_url_and_builds_nothing(monkeypatch):
+    url = {"mask": "bidirectional", "query": "2", "nada": "1"}  # an unknown key: a notice
+    prepared = _prepared("attention", url)
+    prepared["notices"] = []  # a prepared view carries none; Python adds the URL's
+    calls = _counting(monkeypatch, attention_lab.LAB)
+    talk = Conversation()
+    sent, whole = talk.reply(json.dumps({"lab": "attention", "from": "url", "state": url,
+                                         "prepared": prepared}))
+    assert calls == {}
+    assert sent["adopted"] is True and sent["view_id"] == 1
+    assert sent["view"] == {"notices": [
+        "Se ignoró el parámetro desconocido «nada» de la dirección."]}
+    view = dict(prepared, **sent["view"])
+    # A change builds only the parts that read a key it changed, and the
+    # merged view is the one a fresh answer gives.
+    trained = 0
+    for partial in ({"key": 0}, {"theta": 0.75}, {"train_lr": 0.3}, {"sentence": "credito"},
+                    {"head": "all", "query": 0}):
+        calls.clear()
+        request = {"lab": "attention", "from": "set", "current": view["state"],
+                   "base": sent["view_id"], "partials": [partial]}
+        sent, view = _merged(talk, request, view)
+        assert "adopted" not in sent
+        built = {key for key, build in attention_lab.LAB.parts if set(partial) & set(build.keys)}
+        assert set(calls) == built and built
+        trained += calls.get("learning", 0)
+        fresh = strict_load(handle(json.dumps(dict(request, base=None))))["view"]
+        assert view == fresh
+    assert trained == 1  # for the new rate only: the default run was adopted, never built
+
+
+@pytest.mark.parametrize("lab_name", ["attention", "block", "model"])
+def test_an_adopted_view_exports_and_publishes_as_a_built_one(lab_name):
+    # Its parts went through JSON (lists, not tuples); an export reads them.
+    prepared = _prepared(lab_name, {})
+    talk = Conversation()
+    sent, whole = talk.reply(json.dumps({"lab": lab_name, "from": "url", "state": {},
+                                         "prepared": prepared}))
+    assert sent["adopted"] is True and sent["view"] == {}
+    ids = [table["id"] for table in tables_of(prepared)]
+    assert ids
+    for table in ids:
+        request = {"lab": lab_name, "from": "export", "state": whole["view"]["state"],
+                   "table": table}
+        exported, _ = talk.reply(json.dumps(request))
+        assert strict_load(to_json(exported)) == ask(**request)
+
+
+def test_a_prepared_view_of_another_state_or_malformed_is_not_adopted():
+    url = {"mask": "bidirectional"}
+    good = _prepared("attention", url)
+    others = [_prepared("attention", {"mask": "causal"}), dict(good, contract=1),
+              {k: v for k, v in good.items() if k != "learning"}, dict(good, lab="block"),
+              "vista", None]
+    for prepared in others:
+        sent, _ = Conversation().reply(json.dumps({"lab": "attention", "from": "url",
+                                                   "state": url, "prepared": prepared}))
+        assert "adopted" not in sent and sent["view"] == good
+    # Only a URL request adopts: a change carrying a view is answered as a change.
+    sent, _ = Conversation().reply(json.dumps({"lab": "attention", "from": "set",
+                                               "current": DEFAULT, "state": url,
+                                               "prepared": good}))
+    assert "adopted" not in sent and sent["view"] == good
 
 
 def test_with_every_head_a_change_is_announced_for_every_head():

@@ -33,7 +33,13 @@ export async function ask(python, request) {
   if (table !== undefined) window.py_table_data = table;
   const reply = JSON.parse(text);
   if (reply.ok && reply.view) {
-    if (reply.base !== undefined) {
+    if (reply.adopted && request.prepared) {
+      // Python took the prepared view on screen as its own (its first
+      // request carried it): only what differs came back.
+      reply.view = { ...request.prepared, ...reply.view };
+      delete reply.adopted;
+      envelope = { text: undefined, reply };
+    } else if (reply.base !== undefined) {
       if (!fromPython || reply.base !== fromPython.id) throw new LoadError("runtime", null, say("detail.disordered"));
       reply.view = { ...fromPython.view, ...reply.view };
       delete reply.base;

@@ -302,12 +302,17 @@ async function boot() {
 
 // Python is live once lab_core is imported. Its view of the URL's state is
 // asked for first. When the page already shows that state from the build's
-// prepared view, the lab is ready at once («confirming»), and Python's view
-// confirms it when it arrives; meanwhile changes use prepared views or wait,
-// marked pending, as before. Otherwise the page waits for Python's view.
+// prepared view, the lab is ready at once («confirming»); the request
+// carries that view, which Python adopts when it is the URL's state
+// (lab_core.views.Conversation: nothing is built again, and later changes
+// build only the parts they touch), and its reply confirms it; meanwhile
+// changes use prepared views or wait, marked pending, as before. Otherwise
+// the page waits for Python's view.
 async function goLive() {
-  const asked = ask({ lab: labName, from: "url", state: url.labParams() });
-  if (screen.source === "prepared" && !screen.approximate) {
+  const shown = screen.source === "prepared" && !screen.approximate;
+  const asked = ask({ lab: labName, from: "url", state: url.labParams(),
+    ...(shown ? { prepared: screen.view } : {}) });
+  if (shown) {
     session.to("confirming");
     becomeReady();
     // After the changes already in the chain: each showed or queued first.
