@@ -27,6 +27,7 @@ states are prepared)}.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 
@@ -69,7 +70,19 @@ def part_reads(lab):
 
 
 def selector_states(lab):
-    """Every valid state that differs from the default only in selector keys."""
+    """Every valid state that differs from the default only in selector keys
+    (fresh dicts: a caller may change them)."""
+    return (dict(state) for state in _selector_states(lab))
+
+
+@functools.lru_cache(maxsize=None)
+def _selector_states(lab):
+    # Enumerated once per lab: the build walks them several times (views,
+    # the groups' choices, the check), and most of the product is invalid.
+    return tuple(_enumerate_states(lab))
+
+
+def _enumerate_states(lab):
     spec = lab.spec
     choices = []
     for key in lab.selectors:
