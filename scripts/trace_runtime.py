@@ -61,10 +61,12 @@ def python_in(page):
     raise SystemExit("trace: no worker with Pyodide on %s" % page.url)
 
 
-def run_exercise(worker):
-    """scripts/runtime_exercise.py in the worker's Python: its summary."""
+def run_exercise(worker, labs=None):
+    """scripts/runtime_exercise.py in the worker's Python: its summary.
+    `labs`: the labs whose requests to make (None: all)."""
     source = (ROOT / "scripts" / "runtime_exercise.py").read_text(encoding="utf-8")
-    code = source + "\nimport json\njson.dumps(exercise())"
+    call = "exercise()" if labs is None else "exercise(labs=%r)" % (tuple(labs),)
+    code = source + "\nimport json\njson.dumps(%s)" % call
     return json.loads(worker.evaluate("(code) => self.pyodide.runPython(code)", code))
 
 
