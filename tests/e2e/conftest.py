@@ -106,6 +106,12 @@ OPEN_MORE = """async () => {
 URL_SHOWS_VIEW = """() => {
   const envelope = JSON.parse(window.py_view_data || 'null');
   if (!envelope || !envelope.view) return false;
+  // Python's last view, of the state on screen (not one a prepared change
+  // has already moved past while Python was confirming its first view).
+  const canon = (v) => Array.isArray(v) ? v.map(canon)
+    : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon(v[k])]))
+    : v;
+  if (JSON.stringify(canon(envelope.view.state)) !== JSON.stringify(canon(window.lab.state))) return false;
   const want = new URLSearchParams(envelope.view.query_string);
   const have = new URLSearchParams(location.search);
   if (have.has('embed') && !want.has('panel')) have.delete('panel');

@@ -165,7 +165,7 @@ def test_an_embed_works_inside_an_iframe(lab):
     inner.evaluate("window.lab.ready")
     assert inner.evaluate("window.lab.state.mask") == "bidirectional"
     assert text(frame.locator("#table-scores tbody tr").nth(1).locator("td").nth(3)) == "1,41"
-    inner.evaluate("window.lab.set({mask: 'causal'})")
+    inner.evaluate("window.lab.set({mask: 'causal'}).then(() => window.lab.settled())")
     inner.wait_for_function(URL_SHOWS_VIEW)
     assert "mask" not in inner.evaluate("location.search")
 
