@@ -370,6 +370,12 @@ def test_a_prepared_view_of_another_state_or_malformed_is_not_adopted():
         sent, _ = Conversation().reply(json.dumps({"lab": "attention", "from": "url",
                                                    "state": url, "prepared": prepared}))
         assert "adopted" not in sent and sent["view"] == good
+    # A request no lab can answer still gets its message, never an exception.
+    for request in ({"lab": "nada", "from": "url", "state": {}, "prepared": {"lab": "nada"}},
+                    {"lab": "attention", "from": "url", "state": [], "prepared": good},
+                    {"lab": "attention", "from": "url", "state": {"head": []}, "prepared": good}):
+        sent, _ = Conversation().reply(json.dumps(request))
+        assert "adopted" not in sent
     # Only a URL request adopts: a change carrying a view is answered as a change.
     sent, _ = Conversation().reply(json.dumps({"lab": "attention", "from": "set",
                                                "current": DEFAULT, "state": url,
