@@ -59,6 +59,8 @@ def rows_text(table):
 CPU_THROTTLE = float(os.environ.get("LAB_CPU_THROTTLE", "1"))
 WARM = os.environ.get("LAB_WARM", "1") != "0"
 VIEWPORT = {"width": 1280, "height": 720}  # Playwright's default
+# A phone: its size, a mobile viewport and touch are a context's options.
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 # Page keys are not lab state: a link that holds one is opened cold.
 PAGE_KEYS = ("embed", "runtime")
 # Reset a live page to a fresh visit of `partial`'s link: the defaults, no
@@ -406,6 +408,26 @@ def visitor(browser, base_url):
         keeper.wait_for_selector("body[data-live='true']", state="attached")
     yield context
     context.close()
+
+
+@pytest.fixture(scope="session")
+def phone_visitor(browser, base_url):
+    """`visitor` on a phone (PHONE), with a keeper of its own: a context's
+    pages share a renderer process, contexts do not. Made for the first
+    test of a worker that asks for it."""
+    context = browser.new_context(**PHONE)
+    if WARM:
+        keeper = new_page(context)
+        keeper.goto(base_url)
+        keeper.wait_for_selector("body[data-live='true']", state="attached")
+    yield context
+    context.close()
+
+
+def close_page(context, page):
+    """A test's own page in a shared context, closed and its traces gone."""
+    leave_clean(context, page)
+    page.close()
 
 
 def leave_clean(context, page):

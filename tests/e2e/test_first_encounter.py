@@ -6,9 +6,8 @@ import pytest
 
 from lab_core.page_text import TEXT
 
-from conftest import expected, text
+from conftest import PHONE, close_page, expected, new_page, text
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1366, "height": 900}}
 
 # The cell banco → parque of a table of panel 1, and whether it lies on the
@@ -33,9 +32,13 @@ CONTROL_IN_VIEW = """(label) => {
 }"""
 
 
-def open_on(browser, base_url, device, query=""):
-    context = browser.new_context(**device)
-    page = context.new_page()
+def open_on(request, base_url, device, query=""):
+    """A fresh page of a returning reader on that device (the worker's
+    shared context for it: conftest's `phone_visitor` or `visitor`)."""
+    context = request.getfixturevalue("phone_visitor" if device is PHONE else "visitor")
+    page = new_page(context)
+    if device is not PHONE:
+        page.set_viewport_size(device["viewport"])
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(base_url + query)
@@ -59,8 +62,8 @@ def cell_text(page, caption, column="parque"):
 
 
 @pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_the_exercise_by_taps_keeps_its_cell_in_view(browser, base_url, device):
-    context, page, errors = open_on(browser, base_url, device)
+def test_the_exercise_by_taps_keeps_its_cell_in_view(request, base_url, device):
+    context, page, errors = open_on(request, base_url, device)
     try:
         steps = [("#ctl-query", "1", "Puntuaciones", "−∞"),
                  ("#ctl-mask", "bidirectional", "Puntuaciones", "1,41"),
@@ -102,7 +105,7 @@ def test_the_exercise_by_taps_keeps_its_cell_in_view(browser, base_url, device):
             page.wait_for_function("() => %s.opacity === '0'" % after)
         assert errors == []
     finally:
-        context.close()
+        close_page(context, page)
 
 
 @pytest.mark.cold
@@ -184,9 +187,10 @@ FITS = """() => {
 
 
 @pytest.mark.parametrize("width", [390, 1366])
-def test_an_embedded_panel_sizes_its_frame(browser, base_url, width):
-    context = browser.new_context(viewport={"width": width, "height": 800})
-    page = context.new_page()
+def test_an_embedded_panel_sizes_its_frame(visitor, base_url, width):
+    context = visitor
+    page = new_page(context)
+    page.set_viewport_size({"width": width, "height": 800})
     try:
         # The host page is on the lab's own origin, as a course page would
         # be on its own: the frame and the script are what the snippet holds.
@@ -197,7 +201,7 @@ def test_an_embedded_panel_sizes_its_frame(browser, base_url, width):
         page.goto(base_url + "host.html")
         page.wait_for_function(FITS)
     finally:
-        context.close()
+        close_page(context, page)
 
 
 # The attention page at 390 px before this pass (issue 41): 16.800 px, a
@@ -205,8 +209,8 @@ def test_an_embedded_panel_sizes_its_frame(browser, base_url, width):
 PHONE_PAGE_BEFORE = 16800
 
 
-def test_the_phone_page_is_short_and_every_explanation_a_tap_away(browser, base_url):
-    context, page, errors = open_on(browser, base_url, PHONE)
+def test_the_phone_page_is_short_and_every_explanation_a_tap_away(request, base_url):
+    context, page, errors = open_on(request, base_url, PHONE)
     try:
         closed = page.evaluate("[...document.querySelectorAll('details.more')].map((d) => d.open)")
         assert len(closed) >= 15 and not any(closed)
@@ -231,11 +235,11 @@ def test_the_phone_page_is_short_and_every_explanation_a_tap_away(browser, base_
         assert printed[0] > 0 and printed[1] == "none", printed
         assert errors == []
     finally:
-        context.close()
+        close_page(context, page)
 
 
-def test_the_keyboard_skips_to_the_exercise_and_reaches_a_score_cell_soon(browser, base_url):
-    context, page, errors = open_on(browser, base_url, DESKTOP)
+def test_the_keyboard_skips_to_the_exercise_and_reaches_a_score_cell_soon(request, base_url):
+    context, page, errors = open_on(request, base_url, DESKTOP)
     try:
         page.keyboard.press("Tab")
         skip = page.locator(":focus")
@@ -268,14 +272,14 @@ def test_the_keyboard_skips_to_the_exercise_and_reaches_a_score_cell_soon(browse
         }""")
         assert errors == []
     finally:
-        context.close()
+        close_page(context, page)
 
 
 @pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_the_map_marks_the_readers_panel_and_takes_them_to_another(browser, base_url, device):
+def test_the_map_marks_the_readers_panel_and_takes_them_to_another(request, base_url, device):
     # One figure of the whole path; the parts the panel on screen teaches are
     # marked. On a phone the map is one tap away; beside the title otherwise.
-    context, page, errors = open_on(browser, base_url, device, "bloque.html")
+    context, page, errors = open_on(request, base_url, device, "bloque.html")
     marked = "() => [...document.querySelectorAll('.block-map [aria-current]')].map((a) => a.dataset.part)"
     assert page.evaluate(marked) == ["palabras", "mezcla"]  # panel 1 of the block page
     fold = page.locator("details.map-fold")
@@ -303,4 +307,4 @@ def test_the_map_marks_the_readers_panel_and_takes_them_to_another(browser, base
     desc = page.locator(".block-map desc").text_content()
     assert desc.startswith("Un transformer, de las palabras a la siguiente palabra")
     assert errors == []
-    context.close()
+    close_page(context, page)

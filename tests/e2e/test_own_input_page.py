@@ -1,6 +1,6 @@
 """Your own sentence, your own vectors, and attention you can see."""
 import pytest
-from conftest import Lab, new_page, text, texts
+from conftest import Lab, close_page, new_page, text, texts
 
 
 def chips(lab, target="tokens"):
@@ -221,9 +221,6 @@ def test_curves_have_axes_ticks_and_a_text_alternative(lab):
 
 # ------------------------------------------------------------- typing a sentence
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-
-
 def type_sentence(lab, words, field="#type-tokens"):
     """Type into the sentence field as a phone user does, and tap «Usar»."""
     box = lab.page.locator(field)
@@ -234,8 +231,8 @@ def type_sentence(lab, words, field="#type-tokens"):
     return lab.settle()
 
 
-def test_type_a_sentence_on_a_phone_and_read_bancos_weights(browser, base_url):
-    context = browser.new_context(**PHONE)
+def test_type_a_sentence_on_a_phone_and_read_bancos_weights(phone_visitor, base_url):
+    context = phone_visitor
     lab = Lab(new_page(context))
     try:
         lab.open(base_url, "", more=False)
@@ -278,11 +275,11 @@ def test_type_a_sentence_on_a_phone_and_read_bancos_weights(browser, base_url):
         }""")
         assert lab.errors == []
     finally:
-        context.close()
+        close_page(context, lab.page)
 
 
-def test_an_unknown_word_is_named_and_its_near_miss_is_one_tap_away(browser, base_url):
-    context = browser.new_context(**PHONE)
+def test_an_unknown_word_is_named_and_its_near_miss_is_one_tap_away(phone_visitor, base_url):
+    context = phone_visitor
     lab = Lab(new_page(context))
     try:
         lab.open(base_url, "", more=False)
@@ -315,7 +312,7 @@ def test_an_unknown_word_is_named_and_its_near_miss_is_one_tap_away(browser, bas
             assert lab.page.locator("img[src='x']").count() == 0
         assert lab.errors == []
     finally:
-        context.close()
+        close_page(context, lab.page)
 
 
 def test_the_comparison_sentence_can_be_typed_too(lab):
