@@ -401,13 +401,7 @@ def visitor(browser, base_url):
     processor time after the first. Everything else a boot does still runs
     (downloads, their checks, the worker, Python's start, lab_core, the
     first view). `LAB_WARM=0` runs without either."""
-    context = browser.new_context()
-    if WARM:
-        keeper = new_page(context)
-        keeper.goto(base_url)
-        keeper.wait_for_selector("body[data-live='true']", state="attached")
-    yield context
-    context.close()
+    yield from returning_reader(browser, base_url)
 
 
 @pytest.fixture(scope="session")
@@ -415,7 +409,12 @@ def phone_visitor(browser, base_url):
     """`visitor` on a phone (PHONE), with a keeper of its own: a context's
     pages share a renderer process, contexts do not. Made for the first
     test of a worker that asks for it."""
-    context = browser.new_context(**PHONE)
+    yield from returning_reader(browser, base_url, **PHONE)
+
+
+def returning_reader(browser, base_url, **options):
+    """A context with its keeper page live (see `visitor`), closed after."""
+    context = browser.new_context(**options)
     if WARM:
         keeper = new_page(context)
         keeper.goto(base_url)
