@@ -387,14 +387,16 @@ class Conversation:
 
     def reply(self, request_text):
         """-> (envelope sent, whole envelope), both dicts."""
-        adopted = self._adopt(request_text)
+        request = _parsed(request_text)
+        adopted = self._adopt(request)
         if adopted is not None:
             return adopted
         whole = answer(request_text, held=self.last)
         view = whole.get("view") if whole.get("ok") else None
         if not view:
             return whole, whole
-        base = _base_of(request_text)
+        base = request.get("base")
+        base = base if isinstance(base, int) and not isinstance(base, bool) else None
         previous = self.last if base is not None and base == self.last_id else None
         self.last, self.last_id = view, self.last_id + 1
         sent = dict(whole, view_id=self.last_id)
@@ -404,11 +406,10 @@ class Conversation:
                             if key not in previous or not _same(previous[key], value)}
         return sent, dict(whole, view_id=self.last_id)
 
-    def _adopt(self, request_text):
+    def _adopt(self, request):
         """A URL request's prepared view, adopted; None when it is not one
         (then the request is answered as any other)."""
         try:
-            request = json.loads(request_text)
             prepared = request.get("prepared")
             lab_name = request.get("lab", "attention")
             if request.get("from") != "url" or not isinstance(prepared, dict) or \
@@ -436,9 +437,10 @@ def _same(a, b):
     return a is b or a == b
 
 
-def _base_of(request_text):
+def _parsed(request_text):
+    """The request as a dict, or {}: answer() gives a malformed one its message."""
     try:
-        base = json.loads(request_text).get("base")
-    except (ValueError, AttributeError):
-        return None
-    return base if isinstance(base, int) and not isinstance(base, bool) else None
+        request = json.loads(request_text)
+    except (ValueError, RecursionError):
+        return {}
+    return request if isinstance(request, dict) else {}
