@@ -343,11 +343,9 @@ def measure_loads(profile, base, runs, samples, with_warm):
             samples["files"].append(page.evaluate(FILE_BYTES))
         samples["long_task"].append(max(page.evaluate("window.__longTasks") or [0]))
         if with_warm:
-            # A revisit: the HTTP cache is warm, the service worker has
-            # stored what the first visit used, and the page Python's
-            # bytecode (js/bytecode.js).
+            # A revisit: the HTTP cache is warm, and the service worker has
+            # stored what the first visit used.
             page.wait_for_selector("body[data-offline='saved']", state="attached", timeout=300000)
-            page.wait_for_selector("body[data-bytecode='saved']", state="attached", timeout=300000)
             page.marks.clear()
             page.goto(base + "?mask=bidirectional")
             samples["warm"].append(page.marks.time("lab:ready"))

@@ -6,7 +6,10 @@
                               wheels/<content hash>/ so it can be cached forever;
 3. the bundled runtime        only the Pyodide 0.17.1 files the page loads:
                               the core and NumPy (and whatever packages.json
-                              says NumPy needs), never the whole 270 MB;
+                              says NumPy needs), never the whole 270 MB; the
+                              modules the lab imports compiled by that
+                              runtime's Python, run in Node (cached in
+                              build/bytecode/);
 4. the current runtime        Pyodide 314.0.7's core, for ?runtime=current. Its
                               NumPy is on no registry: wheels put in
                               wheels-current/ are copied beside it.
@@ -42,6 +45,7 @@ Usage: python scripts/build.py [--out static]
 from __future__ import annotations
 
 import argparse
+import base64
 import gzip
 import hashlib
 import json
@@ -137,9 +141,10 @@ def copy_runtime(out, trimmed=True):
     """Copy the bundled runtime's needed files; return its manifest entry.
 
     Its two archives (the standard library and NumPy) are repacked with the
-    files the lab opens, stored for HTTP compression (scripts/runtime_pack.py,
-    from scripts/runtime_trace.json); `trimmed=False` copies them as Pyodide
-    ships them (scripts/trace_runtime.py traces on those). The folder is
+    files the lab opens, stored for HTTP compression, the modules it imports
+    compiled (scripts/runtime_pack.py, from scripts/runtime_trace.json);
+    `trimmed=False` copies them as Pyodide ships them (scripts/trace_runtime.py
+    traces on those). The folder is
     named by a hash of its files: a new trace is a new URL, never a stale
     copy from a year-long cache.
     """
@@ -156,7 +161,8 @@ def copy_runtime(out, trimmed=True):
         traced = load_trace(version)
         for loader, archive in ARCHIVES:
             text, data, kept[archive] = runtime_pack.repack(
-                contents[loader].decode("utf-8"), contents[archive], traced)
+                contents[loader].decode("utf-8"), contents[archive], traced,
+                compile_sources=lambda sources: compile_bytecode(sources, version))
             contents[loader], contents[archive] = text.encode("utf-8"), data
         missing = sorted(set(traced) - {path for paths in kept.values() for path in paths})
         if missing:
@@ -180,6 +186,34 @@ def copy_runtime(out, trimmed=True):
     }
 
 
+def compile_bytecode(sources, version):
+    """{path: source bytes} -> {path: .pyc bytes} for the bundled Python 3.8,
+    compiled by that runtime itself in Node (scripts/compile_bytecode.cjs:
+    a few seconds); cached in build/bytecode/ by the sources and the compiler."""
+    key = hashlib.sha256(COMPILER.read_bytes() + version.encode())
+    for path in sorted(sources):
+        key.update(path.encode() + b"\0" + hashlib.sha256(sources[path]).digest())
+    cached = BYTECODE_CACHE / (key.hexdigest()[:24] + ".json")
+    if not cached.is_file():
+        node = shutil.which("node")
+        if node is None:
+            raise SystemExit("build: Node is needed to compile the runtime's modules")
+        BYTECODE_CACHE.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory() as tmp:
+            given, made = Path(tmp) / "in.json", Path(tmp) / "out.json"
+            given.write_text(json.dumps({path: base64.b64encode(data).decode("ascii")
+                                         for path, data in sources.items()}))
+            done = subprocess.run([node, str(COMPILER), str(BUNDLED / "dist"), str(given), str(made)],
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            if done.returncode != 0:
+                raise SystemExit("build: compiling the runtime's modules failed:\n" + done.stdout)
+            shutil.copyfile(made, cached)
+    compiled = json.loads(cached.read_text())
+    return {path: base64.b64decode(compiled[path]) for path in sources}
+
+
+COMPILER = ROOT / "scripts" / "compile_bytecode.cjs"
+BYTECODE_CACHE = ROOT / "build" / "bytecode"
 # Pyodide 0.17's file archives, each with the script that lists its files.
 ARCHIVES = (("pyodide.asm.js", "pyodide.asm.data"), ("numpy.js", "numpy.data"))
 TRACE = ROOT / "scripts" / "runtime_trace.json"

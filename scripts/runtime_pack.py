@@ -19,6 +19,11 @@ Two things make those archives heavier than they need to be:
 - Most of the files are never opened by the lab: NumPy's tests, f2py and
   distutils, and most of the standard library (email, asyncio, unittest…).
 
+And one makes every boot slower: the archives hold sources only, so every
+boot compiles the couple of hundred modules it imports. The modules the
+trace imports can be shipped compiled instead (scripts/compile_bytecode.cjs
+compiles them with the runtime's own Python at build time).
+
 `repack(js_text, data, keep)` returns the loader script and the archive
 with only the kept files, stored. The loader itself (Emscripten's code) is
 untouched: only its metadata literals are rewritten.
@@ -140,9 +145,38 @@ def keep_rule(paths, traced):
     return kept
 
 
-def repack(js_text, data, traced):
-    """(loader script, archive, kept paths) with the files keep_rule keeps."""
+def bytecode_path(path):
+    """Where Python finds a module shipped as bytecode alone: beside where
+    its source would be, «.pyc» for «.py» (the import system's sourceless
+    loader; a __pycache__ entry would need its source beside it)."""
+    return path + "c"
+
+
+def source_path(path):
+    """The module a shipped path stands for: bytecode_path undone."""
+    return path[:-1] if path.endswith(".pyc") and "/__pycache__/" not in path else path
+
+
+def repack(js_text, data, traced, compile_sources=None):
+    """(loader script, archive, kept paths) with the files keep_rule keeps.
+
+    compile_sources({path: source bytes}) -> {path: .pyc bytes}, when given,
+    compiles the traced modules of this archive: each is shipped as its
+    bytecode alone (bytecode_path), so Python imports it without compiling.
+    The other kept sources (the margin, imported on rarer paths if ever)
+    stay source."""
     files = read(js_text, data)
     kept = keep_rule(files, traced)
-    new_js, archive = write(js_text, {path: files[path] for path in kept})
+    traced = set(traced)
+    modules = {path: files[path] for path in kept if path in traced and path.endswith(".py")}
+    compiled = compile_sources(modules) if compile_sources and modules else {}
+    if set(compiled) != (set(modules) if compiled else set()):
+        raise PackError("the compiler did not return one .pyc per traced module")
+    shipped = {}
+    for path in kept:
+        if path in compiled:
+            shipped[bytecode_path(path)] = compiled[path]
+        else:
+            shipped[path] = files[path]
+    new_js, archive = write(js_text, shipped)
     return new_js, archive, kept

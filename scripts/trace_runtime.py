@@ -96,7 +96,7 @@ def trace(site):
             browser.close()
     finally:
         server.shutdown()
-    # Bytecode a page keeps between visits (js/bytecode.js) is not the archives'.
+    # Bytecode Python might write for itself (__pycache__) is not the archives'.
     return sorted(f for f in files if f.startswith("/lib/") and "/__pycache__/" not in f), summaries
 
 

@@ -22,7 +22,10 @@
 
 const BUILD = null; // {version, shell: [urls relative to this file]}: written by the build
 
-const PREFIX = "attention-lab-build-"; // attention-lab-bytecode is js/bytecode.js's
+const PREFIX = "attention-lab-build-";
+// Where pages of earlier builds kept Python's bytecode between visits; the
+// runtime now ships it compiled, so that cache is only deleted.
+const RETIRED = ["attention-lab-bytecode"];
 const CACHE = PREFIX + (BUILD ? BUILD.version : "dev");
 const SCOPE = self.registration.scope; // ends with "/"
 const HASHED = [/^runtime\/[^/]+\//, /^wheels\/[0-9a-f]{8,64}\//, /^views\/[0-9a-f]{8,64}\//];
@@ -64,8 +67,8 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
     const names = await caches.keys();
-    await Promise.all(names.filter((name) => name.startsWith(PREFIX) && name !== CACHE)
-      .map((name) => caches.delete(name)));
+    await Promise.all(names.filter((name) => (name.startsWith(PREFIX) && name !== CACHE) ||
+      RETIRED.includes(name)).map((name) => caches.delete(name)));
     await self.clients.claim();
   })());
 });

@@ -11,8 +11,8 @@ subject is the boot itself, or what only a fresh load does (the first
 paint, a link's notices, faults, a reload's place), is marked `cold` and
 gets a page of its own; so does a link with a value `lab.set` refuses.
 LAB_WARM=0 runs every test cold. Pages of a worker, warm and cold, are one
-returning reader's (the `visitor` context: its HTTP cache and saved
-bytecode); what only a first visit does, with empty caches, and a test
+returning reader's (the `visitor` context: its HTTP cache and the
+service worker's copies); what only a first visit does, with empty caches, and a test
 that installs Playwright's clock (which holds for the whole context) are
 marked `own_context` and get a browser context of their own.
 
@@ -385,10 +385,10 @@ def lab_page_of(item):
 def visitor(browser, base_url):
     """The worker's reader: one browser context for its warm pages and its
     cold ones, so that a fresh load finds what a returning reader's browser
-    keeps (the HTTP cache, the bytecode an earlier page saved, js/bytecode.js)
-    and boots as a second visit does. What only a first visit does (empty
-    caches), or installs Playwright's clock (the context's, not the page's),
-    is marked `own_context` and gets a context of its own. Each test
+    keeps (the HTTP cache, the service worker's copies) and boots as a
+    second visit does. What only a first visit does (empty caches), or
+    installs Playwright's clock (the context's, not the page's), is marked
+    `own_context` and gets a context of its own. Each test
     leaves the context as it found it: no page of its own, no permissions,
     no local storage (see `lab`).
 

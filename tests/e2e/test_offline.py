@@ -88,7 +88,7 @@ def reload_live(lab):
 
 
 def cache_names(page):
-    """The service worker's caches (js/bytecode.js keeps one of its own)."""
+    """The service worker's caches."""
     return [name for name in page.evaluate("() => caches.keys()")
             if name.startswith("attention-lab-build-")]
 

@@ -6,7 +6,9 @@ NumPy) with the files of scripts/runtime_trace.json plus a margin
 trimmed runtime boots, every kind of request of both labs is answered
 (scripts/runtime_exercise.py, the run the trace was made from), and every
 file Python opened on the way is one the trace names, so a new import in
-lab_core fails here with what to do, not on a reader's page.
+lab_core fails here with what to do, not on a reader's page. The modules
+it imports ship compiled (scripts/compile_bytecode.cjs): each is checked
+against its own source here, and in the browser Python compiles none.
 """
 import json
 import sys
@@ -20,17 +22,92 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import runtime_pack  # noqa: E402
 from trace_runtime import COLLECT, HOOK, python_in, run_exercise  # noqa: E402
 
-# The run changes Python's own state, and the bytecode tests start from none:
-# a first visit of its own.
+# The run changes Python's own state: a first visit of its own.
 pytestmark = pytest.mark.own_context
 
 TRACE = json.loads((ROOT / "scripts" / "runtime_trace.json").read_text(encoding="utf-8"))
 PYODIDE = ROOT / "node_modules" / "@pyodide" / "pyodide" / "dist"
+ARCHIVES = (("pyodide.asm.js", "pyodide.asm.data"), ("numpy.js", "numpy.data"))
+# Python 3.8's bytecode (PEP 552 header): its magic number, and the key its
+# importlib hashes sources with (the magic as a little-endian integer).
+MAGIC_38 = (3413).to_bytes(2, "little") + b"\r\n"
+HASH_KEY_38 = int.from_bytes(MAGIC_38, "little")
+
+
+def siphash24(k0, k1, data):
+    """SipHash-2-4 (Aumasson and Bernstein), the keyed hash Python 3.8 puts
+    in a hash-based .pyc (CPython 3.11's own, _imp.source_hash, is
+    SipHash-1-3): written out here, an independent computation."""
+    mask = (1 << 64) - 1
+
+    def rotl(x, b):
+        return ((x << b) | (x >> (64 - b))) & mask
+
+    v = [k0 ^ 0x736F6D6570736575, k1 ^ 0x646F72616E646F6D,
+         k0 ^ 0x6C7967656E657261, k1 ^ 0x7465646279746573]
+
+    def rounds(n):
+        for _ in range(n):
+            v[0] = (v[0] + v[1]) & mask
+            v[1] = rotl(v[1], 13) ^ v[0]
+            v[0] = rotl(v[0], 32)
+            v[2] = (v[2] + v[3]) & mask
+            v[3] = rotl(v[3], 16) ^ v[2]
+            v[0] = (v[0] + v[3]) & mask
+            v[3] = rotl(v[3], 21) ^ v[0]
+            v[2] = (v[2] + v[1]) & mask
+            v[1] = rotl(v[1], 17) ^ v[2]
+            v[2] = rotl(v[2], 32)
+
+    whole = len(data) // 8 * 8
+    words = [int.from_bytes(data[i:i + 8], "little") for i in range(0, whole, 8)]
+    words.append(int.from_bytes(data[whole:], "little") | ((len(data) & 0xFF) << 56))
+    for m in words:
+        v[3] ^= m
+        rounds(2)
+        v[0] ^= m
+    v[2] ^= 0xFF
+    rounds(4)
+    return (v[0] ^ v[1] ^ v[2] ^ v[3]).to_bytes(8, "little")
+
+
+def test_siphash24_gives_the_reference_vector():
+    # The SipHash paper's test vector: key 00..0f, message 00..0e.
+    key = bytes(range(16))
+    k0, k1 = int.from_bytes(key[:8], "little"), int.from_bytes(key[8:], "little")
+    assert siphash24(k0, k1, bytes(range(15))) == bytes.fromhex("e545be4961ca29a1")
 
 
 def bundled():
     manifest = json.loads((STATIC / "manifest.json").read_text(encoding="utf-8"))
     return manifest, manifest["runtimes"]["bundled"]
+
+
+def archives(folder):
+    """Every file of the runtime's two archives in `folder`: {path: bytes}."""
+    files = {}
+    for loader, archive in ARCHIVES:
+        files.update(runtime_pack.read((folder / loader).read_text(encoding="utf-8"),
+                                       (folder / archive).read_bytes()))
+    return files
+
+
+# In the worker's Python, after the exercise: the modules loaded from a file
+# of the runtime, and the code of a few of them against a compile of the
+# sources the test sends (Pyodide's own, from node_modules).
+LOADED = """
+import json, marshal, sys
+_loaded = sorted(m.__file__ for m in list(sys.modules.values())
+                 if isinstance(getattr(m, "__file__", None), str) and m.__file__.startswith("/lib/"))
+_same = []
+for _path, _source in json.loads(_sources).items():
+    with open(_path + "c", "rb") as _f:
+        _pyc = _f.read()
+    _same.append(marshal.loads(_pyc[16:]) == compile(_source, _path, "exec", dont_inherit=True))
+json.dumps([_loaded, _same])
+"""
+SAMPLE = ("/lib/python3.8/abc.py", "/lib/python3.8/site-packages/numpy/core/numeric.py",
+          "/lib/python3.8/json/decoder.py")
 
 
 # Each page makes its own lab's requests: together, every lab's.
@@ -46,8 +123,17 @@ def test_every_request_is_answered_from_the_trimmed_runtime(lab, page_name, lab_
     opened = {f for f in json.loads(worker.evaluate("(code) => self.pyodide.runPython(code)",
                                                     COLLECT))
               if f.startswith("/lib/") and "/__pycache__/" not in f}
+    opened = {runtime_pack.source_path(f) for f in opened}
     assert opened - set(TRACE["files"]) == set(), (
         "the lab opens files scripts/runtime_trace.json does not name: run `make trace`")
+    # Every module came compiled from the build (or is a compiled extension):
+    # Python compiled none of them from source on the reader's machine.
+    original = archives(PYODIDE)
+    sources = json.dumps({path: original[path].decode("utf-8") for path in SAMPLE})
+    loaded, same = json.loads(worker.evaluate("(code) => self.pyodide.runPython(code)",
+                                              "_sources = %r\n%s" % (sources, LOADED)))
+    assert len(loaded) > 150 and not [f for f in loaded if not f.endswith((".pyc", ".so"))]
+    assert same == [True] * len(SAMPLE)
     # The page still answers afterwards, from its own conversation.
     lab.page.evaluate("(change) => window.lab.set(change)", change)
     lab.page.evaluate("window.lab.settled()")
@@ -58,14 +144,20 @@ def test_the_archives_hold_the_traced_files_unchanged_and_no_tests():
     manifest, runtime = bundled()
     folder = STATIC / runtime["indexURL"]
     assert runtime["pyodide"] == TRACE["pyodide"]
-    shipped, original = {}, {}
-    for loader, archive in (("pyodide.asm.js", "pyodide.asm.data"), ("numpy.js", "numpy.data")):
-        shipped.update(runtime_pack.read((folder / loader).read_text(encoding="utf-8"),
-                                         (folder / archive).read_bytes()))
-        original.update(runtime_pack.read((PYODIDE / loader).read_text(encoding="utf-8"),
-                                          (PYODIDE / archive).read_bytes()))
-    assert set(TRACE["files"]) <= set(shipped)
-    assert all(shipped[path] == original[path] for path in shipped)
+    shipped, original = archives(folder), archives(PYODIDE)
+    modules = {path for path in TRACE["files"] if path.endswith(".py")}
+    assert len(modules) > 200
+    assert {runtime_pack.source_path(path) for path in shipped} >= set(TRACE["files"])
+    # The modules the lab imports ship as bytecode alone, each made from its
+    # own source: Python 3.8's magic, an unchecked hash-based .pyc (PEP 552),
+    # the hash of that file's original source (computed here).
+    assert {path for path in shipped if path.endswith(".pyc")} == {p + "c" for p in modules}
+    assert not modules & set(shipped)
+    for path in modules:
+        pyc, source = shipped[path + "c"], original[path]
+        assert pyc[:4] == MAGIC_38 and int.from_bytes(pyc[4:8], "little") == 1, path
+        assert pyc[8:16] == siphash24(HASH_KEY_38, 0, source), path
+    assert all(shipped[path] == original[path] for path in shipped if not path.endswith(".pyc"))
     assert not [p for p in shipped if "/tests/" in p or "/numpy/f2py/" in p
                 or "/distutils/" in p or "/email/" in p]
     # What a cold visit downloads for Python, as brotli crosses the wire.
@@ -87,68 +179,3 @@ def test_the_build_stops_when_the_trace_names_a_file_the_archives_lack(tmp_path,
     path.write_text(json.dumps(dict(TRACE, pyodide="0.16.0")), encoding="utf-8")
     with pytest.raises(SystemExit, match="0.16.0.*make trace"):
         build.copy_runtime(tmp_path / "site2")
-
-
-BYTECODE = "body[data-bytecode='saved']"
-BYTECODE_AFTER_MS = 10000  # js/python.js
-# In the worker's Python: how many modules have bytecode in __pycache__, and
-# whether a sample's equals what compiling its source gives.
-PYCACHE = """
-import glob, json, marshal, importlib.util
-_pycs = glob.glob("/lib/python3.8/**/__pycache__/*.pyc", recursive=True)
-_same = []
-for _path in ("/lib/python3.8/abc.py", "/lib/python3.8/site-packages/numpy/core/numeric.py"):
-    with open(_path, "rb") as _f:
-        _source = _f.read()
-    with open(importlib.util.cache_from_source(_path), "rb") as _f:
-        _pyc = _f.read()
-    _same.append(int.from_bytes(_pyc[4:8], "little") == 1  # unchecked hash (PEP 552)
-                 and _pyc[8:16] == importlib.util.source_hash(_source)
-                 and marshal.loads(_pyc[16:]) == compile(_source, _path, "exec", dont_inherit=True))
-json.dumps([len(_pycs), _same])
-"""
-
-
-def saved_bytecode(page):
-    """The bytecode a page keeps for the next visit, saved: the page waits
-    10 s after its first view for a reader who stays (js/python.js); the
-    test's clock jumps over that wait, and the compiling itself is real."""
-    page.wait_for_selector("body[data-live='true']", state="attached")
-    page.clock.fast_forward(BYTECODE_AFTER_MS)
-    page.wait_for_selector(BYTECODE, state="attached", timeout=120000)
-
-
-def test_a_second_visit_starts_from_the_first_ones_bytecode(lab):
-    lab.page.clock.install()
-    lab.open(lab.base_url + "?mask=bidirectional")
-    saved_bytecode(lab.page)
-    lab.page.reload()
-    lab.page.evaluate("window.lab.ready")
-    count, same = json.loads(python_in(lab.page).evaluate(
-        "(code) => self.pyodide.runPython(code)", PYCACHE))
-    # Python writes no bytecode of its own here (sys.dont_write_bytecode):
-    # every file came from the first visit, one per module it had loaded.
-    assert count > 200 and same == [True, True]
-    assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
-
-
-def test_damaged_bytecode_is_ignored_and_replaced(lab):
-    lab.page.clock.install()
-    lab.open(lab.base_url + "?mask=bidirectional")
-    saved_bytecode(lab.page)
-    lab.page.evaluate("""async () => {
-      const cache = await caches.open('attention-lab-bytecode');
-      const [key] = await cache.keys();
-      const response = await cache.match(key);
-      const bytes = new Uint8Array(await response.arrayBuffer());
-      bytes[bytes.length - 1] ^= 0xff;  // one byte changed, the digest kept
-      await cache.put(key, new Response(bytes, { headers: response.headers }));
-    }""")
-    lab.page.reload()
-    lab.page.evaluate("window.lab.ready")
-    count, _ = json.loads(python_in(lab.page).evaluate(
-        "(code) => self.pyodide.runPython(code.split('_same = []')[0] + 'json.dumps([len(_pycs), 0])')",
-        PYCACHE))
-    assert count == 0  # refused by its SHA-256: Python compiled from source
-    assert lab.cell("Puntuaciones", "banco", "parque") == "1,41"
-    saved_bytecode(lab.page)  # and compiled anew

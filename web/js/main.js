@@ -328,7 +328,6 @@ async function goLive() {
   screen.show(reply.view, "python", { scrollToPanel });
   goBackToPlace();
   becomeReady();
-  python.keepBytecode();
 }
 
 // Python's first view has arrived. Drawn when the page still shows its
@@ -343,7 +342,6 @@ function confirm(reply) {
     return;
   }
   session.to("live");
-  python.keepBytecode();
   if (!batches.waiting && sameValue(reply.view.state, screen.state)) {
     screen.show(reply.view, "python");
     return;

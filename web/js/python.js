@@ -6,7 +6,6 @@
 // retry after a fault fetches only what is missing. Every way a boot can fail
 // ends in a LoadError, within STALL_MS of the last sign of progress.
 
-import { bytecodeKey, saveBytecode, savedBytecode } from "./bytecode.js";
 import { LoadError, download, stallTimer } from "./download.js";
 import { say } from "./text.js";
 
@@ -30,8 +29,6 @@ export function pickRuntime(manifest, requested) {
   return manifest.runtimes[known ? requested : manifest.default_runtime];
 }
 
-const BYTECODE_AFTER_MS = 10000; // for a reader who stays: a short visit never pays for it
-
 class Python {
   constructor(worker, info) {
     this.worker = worker;
@@ -39,8 +36,6 @@ class Python {
     this.waiting = new Map();
     this.next = 1;
     this.onFault = () => {};
-    this.bytecodeKey = null; // where bytecode.js keeps this runtime's bytecode
-    this.fromBytecode = false; // whether this boot started from it
     worker.onmessage = (event) => this.receive(event.data);
     worker.onerror = (event) => {
       event.preventDefault();
@@ -50,11 +45,6 @@ class Python {
 
   receive(message) {
     if (message.type === "violation") reportViolation(message);
-    if (message.type === "bytecode" && message.buffer && this.bytecodeKey) {
-      saveBytecode(this.bytecodeKey, message.buffer).then(() => {
-        document.body.dataset.bytecode = "saved"; // for the tests and make bench
-      });
-    }
     if (message.type !== "reply") return;
     const pending = this.waiting.get(message.id);
     if (!pending) return;
@@ -79,16 +69,7 @@ class Python {
     this.onFault(error);
   }
 
-  // Once live, when the visit did not start from saved bytecode: compile it
-  // for the next one (bytecode.js), a little after the first view, in small
-  // steps between requests, so the reader's first changes never wait for it.
-  keepBytecode() {
-    if (!this.bytecodeKey || this.fromBytecode || this.compiling) return;
-    this.compiling = setTimeout(() => this.worker.postMessage({ type: "bytecode" }), BYTECODE_AFTER_MS);
-  }
-
   stop() {
-    clearTimeout(this.compiling);
     this.worker.terminate();
   }
 }
@@ -156,9 +137,6 @@ class Boot {
         python: message.python,
         numpy: message.numpy,
       }));
-      // Only the bundled runtime's loader takes bytecode before it starts.
-      python.bytecodeKey = this.runtime.name === "bundled" ? bytecodeKey(this.base) : null;
-      python.fromBytecode = this.fromBytecode;
       this.resolve(python);
     }
   }
@@ -197,10 +175,9 @@ class Boot {
   // Python starts from the interpreter's files in `have`; the others follow
   // with give(), and `later` resolves when the last is in (or rejects with
   // its download's fault).
-  start(have, compiled, later) {
-    this.fromBytecode = compiled !== null;
+  start(have, later) {
     this.post({ type: "boot", runtime: this.runtime, base: this.base, wheel: this.wheel.url,
-      files: this.handOver(have), bytecode: compiled }, compiled ? [compiled] : []);
+      files: this.handOver(have) });
     later.then(() => {
       if (this.over) return;
       this.post({ type: "files", files: this.handOver(have), last: true });
@@ -261,8 +238,6 @@ function fetchFile(file, suspect, have, stream = null) {
 // still waiting is stopped.
 export async function bootPython({ manifest, runtime, have, suspect, onBytes, onStep }) {
   const { base, files, wheel } = runtimeFiles(manifest, runtime);
-  // Read beside the downloads (a few MB from the browser's storage).
-  const saved = runtime.name === "bundled" ? savedBytecode(bytecodeKey(base)) : Promise.resolve(null);
   const total = files.reduce((sum, file) => sum + file.size, 0);
   let done = files.filter((file) => have.has(file.url)).reduce((sum, file) => sum + file.size, 0);
   onBytes(done, total);
@@ -315,8 +290,7 @@ export async function bootPython({ manifest, runtime, have, suspect, onBytes, on
     boot.quit(error);
     throw error;
   }
-  const compiled = await saved;
   onStep("worker");
   compiling.then(() => boot.give(have), () => {});
-  return boot.start(have, compiled, all.then(() => onBytes(total, total)));
+  return boot.start(have, all.then(() => onBytes(total, total)));
 }

@@ -1,11 +1,9 @@
 // Python's home: a module Web Worker that boots Pyodide, NumPy and lab_core,
-// then answers the page's requests. Running here, Python's start-up (about a
-// second of compiling and unpacking) never blocks the page: the reader can
-// scroll, read and use the prepared view meanwhile.
+// then answers the page's requests. Running here, Python's start-up (a
+// second or more of unpacking, linking and importing) never blocks the page:
+// the reader can scroll, read and use the prepared view meanwhile.
 //
-// Messages in:  {type: "boot", runtime, base, wheel, files: {url: ArrayBuffer},
-//                bytecode}                         an earlier visit's compiled
-//                                                 modules (bytecode.js), or null
+// Messages in:  {type: "boot", runtime, base, wheel, files: {url: ArrayBuffer}}
 //               {type: "files", files, last}      files checked since (the wasm;
 //                                                 last: the packages' and lab_core's:
 //                                                 Python starts meanwhile, NumPy
@@ -15,11 +13,9 @@
 //               {type: "streamed", url}           instantiated only once "files"
 //                                                 brings it checked
 //               {type: "call", id, request}          request: JSON text
-//               {type: "bytecode"}                   compile the loaded modules
 // Messages out: {type: "step", step}                 boot progress
 //               {type: "ready", python, numpy}
 //               {type: "reply", id, reply, table}    reply: JSON text
-//               {type: "bytecode", buffer}           ArrayBuffer, or null
 //               {type: "error", step, kind, message} a boot step failed
 //
 // The page downloads the runtime's files itself (with progress, checks and
@@ -38,7 +34,6 @@
 
 let render = null;
 let files = new Map();
-let bytecode = null; // an earlier visit's compiled modules (bytecode.js), or null
 let filesIn; // resolves when the last "files" message has brought the rest
 const allFiles = new Promise((resolve) => { filesIn = resolve; });
 let arrivedIn = () => {}; // called when a "files" message brings more
@@ -129,90 +124,8 @@ function hookModule(scriptUrl) {
       const bytes = preloaded(url);
       return bytes ? bytes.slice(0) : null;
     };
-    // Before Python starts: an earlier visit's bytecode into __pycache__.
-    if (bytecode) Module.preRun = [].concat(Module.preRun || [], () => writeBytecode(Module.FS));
     return create(Module);
   };
-}
-
-// The bytecode file (made by BYTECODE below): a 4-byte little-endian length,
-// a JSON list of [path, size], then the files one after another.
-function writeBytecode(FS) {
-  try {
-    const view = new DataView(bytecode);
-    const length = view.getUint32(0, true);
-    const list = JSON.parse(new TextDecoder().decode(new Uint8Array(bytecode, 4, length)));
-    let offset = 4 + length;
-    for (const [path, size] of list) {
-      if (!path.startsWith("/lib/") || !path.includes("/__pycache__/")) throw new Error(path);
-      FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
-      FS.writeFile(path, new Uint8Array(bytecode, offset, size));
-      offset += size;
-    }
-  } catch (error) {
-    // A file that does not parse: Python compiles from source, as without it.
-  }
-  bytecode = null;
-}
-
-// Compiles, a few modules per call, every module of the standard library and
-// NumPy loaded so far, as the import system would (same flags), into
-// unchecked-hash .pyc (PEP 552: never compared with the source, which is the
-// runtime's own and named by its content hash); then packs them as one file.
-const BYTECODE = `
-import importlib.util, json, sys
-from importlib._bootstrap_external import _code_to_hash_pyc
-_lab_todo = sorted({m.__file__ for m in list(sys.modules.values())
-                    if isinstance(getattr(m, "__file__", None), str)
-                    and m.__file__.startswith("/lib/") and m.__file__.endswith(".py")})
-_lab_pycs = []
-def _lab_compile(n):
-    for path in _lab_todo[:n]:
-        with open(path, "rb") as f:
-            source = f.read()
-        code = compile(source, path, "exec", dont_inherit=True)
-        _lab_pycs.append((importlib.util.cache_from_source(path),
-                          bytes(_code_to_hash_pyc(code, importlib.util.source_hash(source), False))))
-    del _lab_todo[:n]
-    if _lab_todo:
-        return None
-    head = json.dumps([[path, len(data)] for path, data in _lab_pycs]).encode()
-    return len(head).to_bytes(4, "little") + head + b"".join(data for _, data in _lab_pycs)
-`;
-
-let compiling = null;
-
-// Answers {type: "bytecode"} with {type: "bytecode", buffer}, or buffer
-// null on failure; a task per few modules, so requests are answered between.
-function compileBytecode(pyodide) {
-  if (compiling) return;
-  compiling = true;
-  try {
-    pyodide.runPython(BYTECODE);
-  } catch (error) {
-    post({ type: "bytecode", buffer: null });
-    return;
-  }
-  const step = pyodide.globals.get("_lab_compile");
-  const next = () => {
-    let packed;
-    try {
-      packed = step(2); // a few ms: a request waits at most that long
-    } catch (error) {
-      post({ type: "bytecode", buffer: null });
-      return;
-    }
-    if (packed === undefined || packed === null) {
-      setTimeout(next, 0);
-      return;
-    }
-    const bytes = packed.toJs();
-    packed.destroy();
-    pyodide.runPython("del _lab_pycs[:], _lab_todo[:]");
-    const buffer = bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.slice().buffer;
-    self.postMessage({ type: "bytecode", buffer }, [buffer]);
-  };
-  setTimeout(next, 0);
 }
 
 async function step(name, work) {
@@ -237,9 +150,8 @@ async function bootCurrent(base) {
   return step("python", () => module.loadPyodide({ indexURL: base }));
 }
 
-async function boot({ runtime, base, wheel, files: given, bytecode: compiled }) {
+async function boot({ runtime, base, wheel, files: given }) {
   files = new Map(Object.entries(given));
-  bytecode = compiled || null;
   const pyodide = runtime.name === "bundled" ? await bootBundled(base) : await bootCurrent(base);
   await allFiles;
   await step("numpy", async () => {
@@ -307,8 +219,6 @@ self.onmessage = (event) => {
     if (streamed && streamed.url === message.url) streamed.send((c) => c.enqueue(message.bytes));
   } else if (message.type === "streamed") {
     if (streamed && streamed.url === message.url) streamed.send((c) => c.close());
-  } else if (message.type === "bytecode") {
-    if (self.pyodide) compileBytecode(self.pyodide);
   } else if (message.type === "call") {
     try {
       call(message);
