@@ -22,7 +22,9 @@ TEST_ENV := OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
 run: build
 	$(PY) scripts/serve.py --port $(PORT)
 
-test: build setup-test chromium
+# The build and the test tools' install share nothing: they run side by side.
+test:
+	@$(MAKE) --no-print-directory -j2 build chromium
 	$(TEST_ENV) $(PY) -m pytest tests -n $(JOBS) --dist loadgroup
 
 check: setup-test
@@ -60,11 +62,13 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install --quiet -e '.[build]'
 	touch $@
 
-# Test tools on top (pytest, Playwright's Python driver).
+# Test tools on top (pytest, Playwright's Python driver): pyproject's test
+# extra, without installing lab_core again (setup did), so that this can run
+# while `make build` builds the wheel from the same tree.
 setup-test: $(VENV)/.installed-test
 
 $(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet $$($(PY) -c 'import tomllib; print(" ".join(d for d in tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["test"] if not d.startswith("lab_core")))')
 	touch $@
 
 # The Pyodide runtimes, pinned by package-lock.json.

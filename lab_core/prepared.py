@@ -49,6 +49,13 @@ def lookup(values):
     return "|".join(url_text(v) for v in values)
 
 
+def _lookups(state, reads):
+    """part name -> its lookup text for `state` (reads: part_reads), each
+    value written once: a state's values are shared by most of its parts."""
+    texts = {key: url_text(value) for key, value in state.items()}
+    return {name: "|".join(texts[k] for k in keys) for name, keys in reads.items()}
+
+
 def group_name(lab, state):
     keys = group_keys(lab)
     return "-".join(url_text(state[k]) for k in keys) or "default"
@@ -118,8 +125,8 @@ def prepare(lab_name):
         view = render(lab_name, state)
         view["notices"] = []
         group = groups.setdefault(group_name(lab, state), {"reads": reads, "parts": {}})
-        for name, keys in reads.items():
-            group["parts"].setdefault(name, {})[lookup(state[k] for k in keys)] = view[name]
+        for name, text in _lookups(state, reads).items():
+            group["parts"].setdefault(name, {})[text] = view[name]
     choices = {key: sorted({url_text(state[key]) for state in selector_states(lab)})
                for key in group_keys(lab)}
     defaults = lab.spec.default_state()
@@ -134,8 +141,8 @@ def assemble(group, state):
     """The view a group file holds for a state, or None: the page's look-up, in
     Python, so the build can check every prepared view against render()."""
     view = {}
-    for name, keys in group["reads"].items():
-        part = group["parts"][name].get(lookup(state[k] for k in keys))
+    for name, text in _lookups(state, group["reads"]).items():
+        part = group["parts"][name].get(text)
         if part is None:
             return None
         view[name] = part
