@@ -192,7 +192,10 @@ def test_a_new_build_is_served_and_replaces_the_old_cache(context, site):
     assert cache_names(lab.page) == old_cache
 
     # A rebuild with a visible change: the page says so at once, and the new
-    # build's worker takes over with a cache of its own, the old one deleted.
+    # build's worker takes over with a cache of its own, the old one deleted,
+    # and so is the bytecode cache pages of earlier builds kept.
+    lab.page.evaluate("async () => { await (await caches.open('attention-lab-bytecode'))"
+                      ".put('/__bytecode', new Response('x')); }")
     page = (site.root / "index.html").read_text(encoding="utf-8")
     (site.root / "index.html").write_text(page.replace("<title>", "<title>Nueva · ", 1),
                                           encoding="utf-8")
@@ -204,9 +207,11 @@ def test_a_new_build_is_served_and_replaces_the_old_cache(context, site):
     (site.root / "sw.js.gz").unlink(missing_ok=True)
     reload_live(lab)
     assert lab.page.title().startswith("Nueva · ")
+    # wait_for_function does not await a Promise (it is truthy at once): the
+    # predicate reads the names an earlier poll asked for.
     lab.page.wait_for_function(
-        "async (want) => { const names = (await caches.keys())"
-        ".filter((name) => name.startsWith('attention-lab-build-'));"
+        "(want) => { caches.keys().then((names) => { window.__cacheNames = names; });"
+        " const names = window.__cacheNames || [];"
         " return names.length === 1 && names[0] === want; }", arg="attention-lab-build-" + version)
     lab.page.wait_for_selector(SAVED, state="attached")
     context.set_offline(True)
