@@ -17,6 +17,7 @@ misses.
 from __future__ import annotations
 
 import functools
+import itertools
 import unicodedata
 
 MAX_WORDS = 12
@@ -75,6 +76,15 @@ def group_of(word):
     return GROUP_OF[found] if found else None
 
 
+def _is_digit(char):
+    return unicodedata.category(char) == "Nd" or char.isdigit()
+
+
+def _number_problem(number):  # "3" or "12345": every digit of it quoted
+    return "«%s» %s: escribe los números con letras" % (
+        number, "es una cifra" if len(number) == 1 else "son cifras")
+
+
 @functools.lru_cache(maxsize=1024)
 def _character_problem(char):
     """Why a character cannot be part of a word, or None for a letter."""
@@ -87,8 +97,8 @@ def _character_problem(char):
                 or char in "\u200e\u200f\u061c":
             return "hay un carácter que cambia la dirección del texto (U+%04X)" % ord(char)
         return "hay un carácter de control (U+%04X)" % ord(char)
-    if category == "Nd" or char.isdigit():
-        return "«%s» es una cifra: escribe los números con letras" % char
+    if _is_digit(char):
+        return _number_problem(char)
     if category.startswith("L"):
         if "LATIN" not in unicodedata.name(char, ""):
             return "«%s» no es una letra del alfabeto latino" % char
@@ -118,7 +128,7 @@ def _read(text, label):
     # the same text is read once.
     text = unicodedata.normalize("NFC", text)
     words, current = [], []
-    for char in text + " ":
+    for i, char in enumerate(text + " "):
         if char.isspace() or char in PUNCTUATION:
             if current:
                 words.append("".join(current))
@@ -131,6 +141,8 @@ def _read(text, label):
             current.append(char)
             continue
         problem = _character_problem(char)
+        if problem and _is_digit(char):  # the whole number, not its first digit
+            problem = _number_problem("".join(itertools.takewhile(_is_digit, text[i:])))
         if problem:
             raise ValueError("%s: %s" % (label, problem))
         current.append(char)

@@ -57,6 +57,7 @@ def test_text_becomes_the_words_the_lab_reads(text, words):
     ("</textarea>", "«<» no se usa en una frase"),
     ("El banco 😀", "«😀» no es una letra ni un signo de puntuación"),
     ("El banco 3", "«3» es una cifra: escribe los números con letras"),
+    ("El banco del parque 12345", "«12345» son cifras: escribe los números con letras"),
     ("El\u200bbanco", "hay un carácter invisible (U+200B)"),
     ("El banco \u202edel", "hay un carácter que cambia la dirección del texto (U+202E)"),
     ("El banco \u200fdel", "hay un carácter que cambia la dirección del texto (U+200F)"),
