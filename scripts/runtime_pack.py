@@ -170,7 +170,7 @@ def repack(js_text, data, traced, compile_sources=None):
     traced = set(traced)
     modules = {path: files[path] for path in kept if path in traced and path.endswith(".py")}
     compiled = compile_sources(modules) if compile_sources and modules else {}
-    if set(compiled) != (set(modules) if compiled else set()):
+    if compile_sources and set(compiled) != set(modules):
         raise PackError("the compiler did not return one .pyc per traced module")
     shipped = {}
     for path in kept:

@@ -179,3 +179,11 @@ def test_the_build_stops_when_the_trace_names_a_file_the_archives_lack(tmp_path,
     path.write_text(json.dumps(dict(TRACE, pyodide="0.16.0")), encoding="utf-8")
     with pytest.raises(SystemExit, match="0.16.0.*make trace"):
         build.copy_runtime(tmp_path / "site2")
+
+
+def test_a_compiler_that_leaves_a_module_out_stops_the_repack():
+    dist = PYODIDE
+    with pytest.raises(runtime_pack.PackError, match="one .pyc per traced module"):
+        runtime_pack.repack((dist / "pyodide.asm.js").read_text(encoding="utf-8"),
+                            (dist / "pyodide.asm.data").read_bytes(), ["/lib/python3.8/abc.py"],
+                            compile_sources=lambda sources: {})
