@@ -159,10 +159,17 @@ def copy_runtime(out, trimmed=True):
     kept = {}
     if trimmed:
         traced = load_trace(version)
+        # Both archives' modules in one run of the compiler (one boot of Pyodide).
+        sources = {}
+        for loader, archive in ARCHIVES:
+            files = runtime_pack.read(contents[loader].decode("utf-8"), contents[archive])
+            sources.update({path: files[path] for path in traced
+                            if path.endswith(".py") and path in files})
+        compiled = compile_bytecode(sources, version)
         for loader, archive in ARCHIVES:
             text, data, kept[archive] = runtime_pack.repack(
                 contents[loader].decode("utf-8"), contents[archive], traced,
-                compile_sources=lambda sources: compile_bytecode(sources, version))
+                compile_sources=lambda modules: {path: compiled[path] for path in modules})
             contents[loader], contents[archive] = text.encode("utf-8"), data
         missing = sorted(set(traced) - {path for paths in kept.values() for path in paths})
         if missing:
