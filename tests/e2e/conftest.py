@@ -91,13 +91,14 @@ RESET = """async ([partial, panel, given]) => {
 OPEN_MORE = """async () => {
   const panel = [...document.querySelectorAll('main > section.panel')]
     .find((section) => section.getBoundingClientRect().bottom > 0);
-  const top = panel && panel.getBoundingClientRect().top;
+  // A reader at the top stays there, as the browser keeps them.
+  const top = scrollY > 0 && panel ? panel.getBoundingClientRect().top : null;
   for (const more of document.querySelectorAll('details.more:not([open])')) more.open = true;
   const body = document.body;
   const skipping = body.hasAttribute('data-offscreen');
   body.removeAttribute('data-offscreen');
   await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
-  if (panel) scrollBy(0, panel.getBoundingClientRect().top - top);
+  if (top !== null) scrollBy(0, panel.getBoundingClientRect().top - top);
   if (skipping) body.setAttribute('data-offscreen', '');
 }"""
 

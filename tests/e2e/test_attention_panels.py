@@ -6,6 +6,8 @@ a cross-runtime check.
 """
 import re
 
+import pytest
+
 from lab_core import attention_lab
 from lab_core.page_text import TEXT as SAID
 
@@ -305,8 +307,9 @@ def test_bad_panel_values_fall_back_with_notices(lab):
     assert not re.search(r"NaN|Infinity|undefined", text(lab.page.locator("main")))
 
 
+@pytest.mark.cold  # the subject is a fresh load's place: a warm page is scrolled to the top by its reset
 def test_page_opens_at_the_top_unless_a_panel_is_asked_for(lab):
-    lab.open(lab.base_url, "?mask=bidirectional")
+    lab.open(lab.base_url, "?mask=bidirectional", more=False)
     assert lab.page.evaluate("window.scrollY") == 0
     lab.set(panel="rope")
     assert lab.page.evaluate("window.scrollY") > 0
