@@ -472,9 +472,8 @@ def build(out, trimmed=True):
         "default_runtime": "bundled",
         "runtimes": {"bundled": copy_runtime(out, trimmed), "current": copy_current_runtime(out)},
     }
-    for runtime in manifest["runtimes"].values():
-        size = sum(f["size"] for f in runtime["files"]) + manifest["wheel"]["size"]
-        runtime["size_text"] = display.fmt(size / 1e6, 1) + " MB"  # the page formats no number
+    for name, runtime in manifest["runtimes"].items():
+        runtime["size_text"] = download_text(out, runtime, manifest["wheel"], name != "bundled")
     indexes = prepare_views(out)
     write_prepared_indexes(out, indexes)
     write_page_text(out)
@@ -485,6 +484,19 @@ def build(out, trimmed=True):
     manifest["service_worker"] = write_service_worker(out)
     manifest["compressed"] = precompress(out, [manifest["runtimes"]["current"]["indexURL"]])
     return manifest, indexes
+
+
+def download_text(out, runtime, wheel, optional):
+    """What the loading line says a first visit downloads: the bytes that
+    cross the wire (the brotli copies the host serves, else the file), not
+    the 32 MB they unpack to, which a reader on a data plan would take for
+    the cost. The page formats no number."""
+    folder = out / runtime["indexURL"]
+    precompress(folder, ("",) if optional else ())  # cached: the site's pass reuses them
+    paths = [folder / f["name"] for f in runtime["files"]] + [out / wheel["path"]]
+    wire = sum((p.with_name(p.name + ".br") if p.with_name(p.name + ".br").is_file() else p)
+               .stat().st_size for p in paths)
+    return display.fmt(wire / 1e6, 1) + " MB"
 
 
 def site_bytes(out):

@@ -516,6 +516,27 @@ def test_pythons_start_counts_its_steps_and_its_bar_never_stands_full(lab):
     assert not full, full
 
 
+@pytest.mark.own_context  # a first visit: every byte crosses the wire
+def test_the_download_says_what_crosses_the_wire(lab):
+    # The size the loading line gives is what a first visit downloads (what
+    # a reader's data plan pays), measured here by the browser's own
+    # resource timing: the runtime's files and the wheel as they arrived,
+    # compressed. Not the 32 MB they unpack to.
+    from lab_core.page_text import TEXT
+    lab.page.add_init_script(WATCH_STATUS)
+    lab.page.goto(lab.base_url)
+    lab.page.evaluate("window.lab.ready")
+    said = {m.group(1) for s in lab.page.evaluate("window.statusSeen")
+            for m in [re.search(re.escape(TEXT["step.download"]) + r" \((\d+,\d) MB\)", s["text"])]
+            if m}
+    assert len(said) == 1, said
+    wire = lab.page.evaluate("""performance.getEntriesByType('resource')
+      .filter((e) => /\\/(runtime|wheels)\\//.test(new URL(e.name).pathname))
+      .reduce((sum, e) => sum + e.encodedBodySize, 0)""")
+    assert wire > 3e6  # the runtime did cross the wire, compressed
+    assert float(said.pop().replace(",", ".")) == pytest.approx(wire / 1e6, abs=0.05)
+
+
 # Every layout shift the reader did not cause, with what moved.
 WATCH_SHIFTS = """
 window.shifts = [];
