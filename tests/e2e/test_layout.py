@@ -349,3 +349,15 @@ def test_a_typed_sentence_is_shown_whole_and_enter_sends_it(lab, width, query):
     assert field.input_value() == words and "\n" not in field.input_value()
     assert [f for f in lab.page.evaluate(FIELDS_WHOLE) if f["cut"]] == []
     assert lab.page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_the_training_table_shows_both_runs_beside_its_curves_on_a_desktop(lab):
+    # The curves took half the width, the table's «bidireccional» column
+    # went under the box's edge: the table now keeps its own width.
+    lab.page.set_viewport_size({"width": 1280, "height": 800})
+    lab.open(lab.base_url, "modelo.html")
+    wrap = lab.page.locator("#entrena .model-pair > .table-wrap")
+    figure = lab.page.locator("#entrena .model-pair > .chart-figure")
+    assert wrap.evaluate("(w) => w.scrollWidth <= w.clientWidth + 1")
+    table, chart = wrap.bounding_box(), figure.bounding_box()
+    assert chart["x"] >= table["x"] + table["width"] and chart["y"] < table["y"] + table["height"]
