@@ -42,17 +42,28 @@ def _moves(inputs, targets, causal, leaked):
     return better, worse
 
 
-def summary(causal_loss, leak_loss, better, worse):
-    """The panel's conclusion (the mean losses, and why the bidirectional
-    mask is cheating whichever way its mean goes) and its detail: the
-    positions the bidirectional mask helps or hurts (all as read, at three
-    decimals). Returns (summary, detail)."""
+def _positions(k, n, verb):  # -> «1 de las 3 posiciones mejora», «las 3 posiciones empeoran»
+    plural = "" if k == 1 else "n"
+    if k == n:
+        return "su única posición %s" % verb if n == 1 else "las %d posiciones %sn" % (n, verb)
+    return "%d de las %d posiciones %s%s" % (k, n, verb, plural)
+
+
+def summary(causal_loss, leak_loss, better, worse, n):
+    """The panel's conclusion (the mean losses, how many of the n positions
+    go against the mean, and why the bidirectional mask is cheating
+    whichever way its mean goes) and its detail: the positions it helps or
+    hurts (all as read, at three decimals). A mean that falls while most
+    positions rise would otherwise read as if seeing the answer helped
+    every position. Returns (summary, detail)."""
     causal, leaked = d.fmt(causal_loss, LOSS_DIGITS), d.fmt(leak_loss, LOSS_DIGITS)
     head = "Pérdida media con la máscara causal: %s; con la bidireccional, %s" % (causal, leaked)
     if d.number(leaked) < d.number(causal):
-        head += " (más baja)"
+        head += " (más baja, aunque %s)" % _positions(len(worse), n, "empeora") if worse else (
+            " (más baja)")
     elif d.number(leaked) > d.number(causal):
-        head += " (más alta)"
+        head += " (más alta, aunque %s)" % _positions(len(better), n, "mejora") if better else (
+            " (más alta)")
     else:
         head += " (la misma)"
     conclusion = (head + ". Baje o suba, con la bidireccional cada posición tiene a la vista la "
@@ -136,7 +147,7 @@ def training_panel(state):
     if redone:
         notes.append("p se lee con dos decimales; −ln p se calcula con p sin redondear, así "
                      "que puede no salir de la p que se lee.")
-    conclusion, detail = summary(step["loss"], leak["loss"], better, worse)
+    conclusion, detail = summary(step["loss"], leak["loss"], better, worse, len(kept))
     return {
         "chart": picture,
         "has_loss": True,
