@@ -37,7 +37,14 @@ def trajectories(lr, seed):
 
 
 def percent(x):
-    return d.fmt(100 * x, 1) + "\u00a0%"  # never split from its number in a sentence
+    # A share of 8 or 24 sentences is a multiple of 12,5 % or 4,17 %: no
+    # «100,0 %», whose last digit claims a precision the count lacks.
+    return d.fmt_short(100 * x, 1) + "\u00a0%"  # never split from its number in a sentence
+
+
+def hits(x, sentences):  # -> «4 de las 8 frases nuevas (50 %)»
+    n = len(sentences)
+    return "%d de las %d frases nuevas (%s)" % (round(x * n), n, percent(x))
 
 
 def fmt_loss(x):
@@ -213,9 +220,10 @@ def _verdict(runs, step):
     bidir, causal = runs["bidirectional"], runs["causal"]
     learned = [k for k in MASKS if runs[k]["test_accuracy"][step] >= LEARNED]
     same_predictions = bool(np.all(causal["train_probs"][step] == causal["train_probs"][step][0]))
-    parts = ["En el paso %d, la cabeza bidireccional acierta el %s de las frases nuevas y la "
-             "causal el %s." % (step, percent(bidir["test_accuracy"][step]),
-                                percent(causal["test_accuracy"][step]))]
+    parts = ["En el paso %d, la cabeza bidireccional acierta %s y la causal %d (%s)." % (
+        step, hits(bidir["test_accuracy"][step], TEST_SENTENCES),
+        round(causal["test_accuracy"][step] * len(TEST_SENTENCES)),
+        percent(causal["test_accuracy"][step]))]
     if same_predictions:
         parts.append("La causal da la misma respuesta a todas las frases: ve «El banco» y nada "
                      "más, así que acierta justo las de un sentido (%s)."
@@ -269,7 +277,7 @@ def learning_panel(state):
     runs = trajectories(lr, seed)
     tables, views = _weights(runs, step)
     answer = _learner(runs)
-    final = {k: percent(runs[k]["test_accuracy"][-1]) for k in MASKS}
+    final = {k: runs[k]["test_accuracy"][-1] for k in MASKS}
     return {
         "step": step,
         "table": _result_table(runs, step),
@@ -295,10 +303,12 @@ def learning_panel(state):
                             else "al menos %d" % NEEDED),
             "options": options(list(LEARNERS.items())),
             "answers": [answer],
-            "explanation": "%s. Tras %d pasos, la bidireccional acierta el %s de las frases "
-                           "nuevas y la causal el %s. %s"
+            "explanation": "%s. Tras %d pasos, la bidireccional acierta %s y la causal %d "
+                           "(%s). %s"
                            % (LEARNERS[answer][:1].upper() + LEARNERS[answer][1:], MAX_STEPS,
-                              final["bidirectional"], final["causal"],
+                              hits(final["bidirectional"], TEST_SENTENCES),
+                              round(final["causal"] * len(TEST_SENTENCES)),
+                              percent(final["causal"]),
                               "Con la máscara causal banco solo ve «El banco», igual en todas las "
                               "frases: ningún peso puede separar los sentidos."
                               if answer == "bidireccional" else
