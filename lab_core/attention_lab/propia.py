@@ -119,6 +119,8 @@ def clues_view(state):
     before = list(dict.fromkeys(b for f in found for b in f["before"]))
     after = list(dict.fromkeys(a for f in found for a in f["after"]))
     many_before, many_after = len(before) > 1, len(after) > 1
+    # A word quoted as a word («parque», «la») is taken as masculine, as
+    # every panel says it: «lo ve», «los oculta».
     if before and not after:
         lesson = ("%s va%s antes de %s, y la máscara causal solo oculta lo que viene después: "
                   "con ella, %s."
@@ -130,14 +132,14 @@ def clues_view(state):
         lesson = ("%s va%s después de %s: con la máscara causal, al leer %s todavía no ha%s "
                   "llegado (peso 0), y solo el acceso bidireccional %s ve."
                   % (join_words(after), "n" if many_after else "", word, word,
-                     "n" if many_after else "", "las" if many_after else "la"))
+                     "n" if many_after else "", "los" if many_after else "lo"))
     elif before:
         lesson = ("%s va%s antes de %s y la máscara causal %s deja ver; %s va%s después y %s "
                   "oculta. La máscara causal solo oculta lo que viene después."
                   % (join_words(dict.fromkeys(w for w, _, _ in before)),
-                     "n" if many_before else "", word, "las" if many_before else "la",
+                     "n" if many_before else "", word, "los" if many_before else "lo",
                      join_words(after), "n" if many_after else "",
-                     "las" if many_after else "la"))
+                     "los" if many_after else "lo"))
     elif lemma(tokens[i]) == "banco":
         lesson = ("%s encuentra otra palabra que sirva de pista para %s en esta frase: añade "
                   "una palabra de lugar o de dinero." % (_NEITHER, word))

@@ -224,11 +224,17 @@ def _weight_question(state, tokens, head_id, weights, texts, allowed, words, sho
         share = ("%s recibe 0: está después de %s y la máscara causal lo tapa."
                  % (word_at(tokens, j), word_at(tokens, i)))
     else:
-        share = "%s recibe %s de la fila de %s: %s." % (
-            word_at(tokens, j), texts[j], word_at(tokens, i),
+        # The band named as the options name it; a weight that reads 0,00
+        # is given unrounded too, so that a reader who chose «0» from the
+        # table sees why it is not.
+        reads_zero = d.number(texts[j]) == 0  # open, so above 0, however small
+        share = "%s recibe %s%s de la fila de %s: %s." % (
+            word_at(tokens, j), texts[j],
+            " (sin redondear, %s)" % d.fmt_sci(weights[j], powers=True) if reads_zero else "",
+            word_at(tokens, i),
             "la mitad, leída con dos decimales" if len(answers) == 2
-            else "más de la mitad" if answers == ["mitad"] else "menos de la mitad")
-        if d.number(texts[j]) == 0:  # open, so above 0, however small
+            else "más de la mitad" if answers == ["mitad"] else dict(WEIGHT_BANDS)["menos"])
+        if reads_zero:
             share += (" No es 0: una clave abierta siempre recibe algo, aunque con dos "
                       "decimales se lea 0,00; solo la máscara da un 0 exacto.")
     return prompt({

@@ -204,9 +204,15 @@ def check_tables_and_arithmetic(state, view):
     # A word the sentence says twice is named with its position.
     named = lambda k: "«%s»" % tokens[k] + (" (posición %d)" % k if tokens.count(tokens[k]) > 1
                                             else "")
+    # A weight that reads 0,00 is given unrounded too, from this test's own softmax.
+    shown = rounded(weights[i][j], 2) if want != ["cero"] else None
+    unrounded = " (sin redondear, %s)" % sci(weights[i][j]) if shown == "0,00" else ""
     assert predict["explanation"].startswith(
         "%s recibe 0: " % named(j) if want == ["cero"]
-        else "%s recibe %s de la fila de %s: " % (named(j), rounded(weights[i][j], 2), named(i)))
+        else "%s recibe %s%s de la fila de %s: %s." % (
+            named(j), shown, unrounded, named(i),
+            "más de la mitad" if want == ["mitad"] else "más de 0 y menos de la mitad"
+            if want == ["menos"] else "la mitad, leída con dos decimales")), predict["explanation"]
     # Then the row's winners: every word whose weight, as read, is the largest.
     row = [(tokens[c], read(rounded(weights[i][c], 2)) if weights[i][c] is not None else Decimal(0))
            for c in range(len(tokens))]

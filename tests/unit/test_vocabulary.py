@@ -279,7 +279,7 @@ def test_a_clue_after_banco_is_hidden_by_the_causal_mask():
                                         "palabra recibe de «banco» más que ella misma")
     assert clues["lesson"] == ("«río» va después de «banco»: con la máscara causal, al leer "
                                "«banco» todavía no ha llegado (peso 0), y solo el acceso "
-                               "bidireccional la ve.")
+                               "bidireccional lo ve.")
     # And the tables say the same: 0 under the causal mask, the top weight open.
     causal_view = view_of({"tokens": " ".join(tokens), "head": "lugar"})
     assert causal_view["tables"][0]["weights"]["rows"][1]["cells"][4]["text"] == "0"
@@ -300,8 +300,8 @@ def test_clues_on_both_sides_and_on_none():
     assert both["heads"][0].startswith(
         "Pista de lugar: con acceso bidireccional, las palabras a las que «banco» da más peso "
         "son «parque» y «río» (%s cada una); van después" % fmt2(read[5]))
-    assert both["lesson"] == ("«dinero» va antes de «banco» y la máscara causal la deja ver; "
-                              "«parque» y «río» van después y las oculta. La máscara causal "
+    assert both["lesson"] == ("«dinero» va antes de «banco» y la máscara causal lo deja ver; "
+                              "«parque» y «río» van después y los oculta. La máscara causal "
                               "solo oculta lo que viene después.")
     none = view_of({"tokens": "me senté en el banco"})["clues"]
     assert none["lesson"] == ("Ni la «pista de lugar» ni la «pista financiera» encuentra otra "
@@ -432,6 +432,10 @@ def test_an_open_weight_that_reads_0_00_is_said_not_to_be_0():
     view = view_of({"tokens": tokens, "head": "anterior", "mask": "bidirectional",
                     "query": 2, "key": 3})
     explanation = view["arithmetic"]["predict"]["explanation"]
-    assert explanation.startswith("«junto» recibe 0,00 de la fila de «banco»: menos de la mitad. "
-                                  "No es 0: una clave abierta siempre recibe algo")
+    mantissa, power = ("%.1e" % weights[2][3]).split("e")
+    unrounded = "%s·10%s" % (mantissa.replace(".", ","), str(int(power)).translate(
+        str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")))
+    assert explanation.startswith("«junto» recibe 0,00 (sin redondear, %s) de la fila de «banco»: "
+                                  "más de 0 y menos de la mitad. No es 0: una clave abierta "
+                                  "siempre recibe algo" % unrounded), explanation
     assert "No es 0" not in view_of({})["arithmetic"]["predict"]["explanation"]
