@@ -351,13 +351,16 @@ def test_a_typed_sentence_is_shown_whole_and_enter_sends_it(lab, width, query):
     assert lab.page.evaluate("document.documentElement.scrollWidth") <= width
 
 
-def test_the_training_table_shows_both_runs_beside_its_curves_on_a_desktop(lab):
-    # The curves took half the width, the table's «bidireccional» column
-    # went under the box's edge: the table now keeps its own width.
+@pytest.mark.parametrize("query, panel", [("modelo.html", "entrena"), ("", "entrenamiento")])
+def test_a_training_table_shows_both_masks_beside_its_figure_on_a_desktop(lab, query, panel):
+    # The figure took half the width, the table's last column (the
+    # bidirectional mask's) went under the box's edge: the table now keeps
+    # its own width, the figure beside it.
     lab.page.set_viewport_size({"width": 1280, "height": 800})
-    lab.open(lab.base_url, "modelo.html")
-    wrap = lab.page.locator("#entrena .model-pair > .table-wrap")
-    figure = lab.page.locator("#entrena .model-pair > .chart-figure")
+    lab.open(lab.base_url, query)
+    wrap = lab.page.locator("#%s .table-beside .table-wrap" % panel)
+    wrap.scroll_into_view_if_needed()
+    figure = lab.page.locator("#%s .table-beside .chart-figure" % panel)
     assert wrap.evaluate("(w) => w.scrollWidth <= w.clientWidth + 1")
     table, chart = wrap.bounding_box(), figure.bounding_box()
     assert chart["x"] >= table["x"] + table["width"] and chart["y"] < table["y"] + table["height"]
