@@ -42,11 +42,11 @@ def _moves(inputs, targets, causal, leaked):
     return better, worse
 
 
-def _positions(k, n, verb):  # -> «1 de las 3 posiciones mejora», «las 3 posiciones empeoran»
+def _positions(k, n, verb):  # -> «1 de 3 posiciones mejora», «las 3 posiciones empeoran»
     plural = "" if k == 1 else "n"
     if k == n:
         return "su única posición %s" % verb if n == 1 else "las %d posiciones %sn" % (n, verb)
-    return "%d de las %d posiciones %s%s" % (k, n, verb, plural)
+    return "%d de %d posiciones %s%s" % (k, n, verb, plural)
 
 
 def summary(causal_loss, leak_loss, better, worse, n):
@@ -57,7 +57,7 @@ def summary(causal_loss, leak_loss, better, worse, n):
     positions rise would otherwise read as if seeing the answer helped
     every position. Returns (summary, detail)."""
     causal, leaked = d.fmt(causal_loss, LOSS_DIGITS), d.fmt(leak_loss, LOSS_DIGITS)
-    head = "Pérdida media con la máscara causal: %s; con la bidireccional, %s" % (causal, leaked)
+    head = "Pérdida media: causal %s; bidireccional %s" % (causal, leaked)
     if d.number(leaked) < d.number(causal):
         head += " (más baja, aunque %s)" % _positions(len(worse), n, "empeora") if worse else (
             " (más baja)")
@@ -66,8 +66,8 @@ def summary(causal_loss, leak_loss, better, worse, n):
             " (más alta)")
     else:
         head += " (la misma)"
-    conclusion = (head + ". Baje o suba, con la bidireccional cada posición tiene a la vista la "
-                  "palabra que debe adivinar, y al generar esa palabra todavía no existe.")
+    conclusion = (head + ". Baje o suba, la bidireccional muestra a cada posición la palabra "
+                  "a adivinar, que al generar aún no existe.")
     parts = []
     if better:
         parts.append("Con la bidireccional mejora%s %s." % ("n" if len(better) > 1 else "",

@@ -298,8 +298,19 @@ def check_training(view):
     assert (set(pair.findall(said_worse.group(1))) if said_worse else set()) == worse, detail
     causal_mean = sum(losses["causal"].values()) / len(scored)
     open_mean = sum(losses["abierta"].values()) / len(scored)
-    assert summary.startswith("Pérdida media con la máscara causal: %s; con la bidireccional, %s"
-                              % (rounded(causal_mean, 3), rounded(open_mean, 3)))
+    causal_text, open_text = rounded(causal_mean, 3), rounded(open_mean, 3)
+    assert summary.startswith("Pérdida media: causal %s; bidireccional %s (" % (causal_text, open_text))
+    # The positions that go against the mean, counted from this test's own losses.
+    lower, higher = read(open_text) < read(causal_text), read(open_text) > read(causal_text)
+    against = worse if lower else better if higher else set()
+    if against:
+        verb = "empeora" if lower else "mejora"
+        count = ("las %d posiciones %sn" % (len(scored), verb) if len(against) == len(scored)
+                 else "%d de %d posiciones %s%s" % (len(against), len(scored), verb,
+                                                    "" if len(against) == 1 else "n"))
+        assert ", aunque %s)." % count in summary, summary
+    else:
+        assert "aunque" not in summary, summary
 
 
 def check_cache_and_generation(state, view):

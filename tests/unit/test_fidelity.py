@@ -359,7 +359,7 @@ def test_training_words_follow_the_sentence():
         if against:
             verb = "empeora" if leak < causal else "mejora"
             said = ("las %d posiciones %sn" % (len(rows), verb) if against == len(rows) else
-                    "%d de las %d posiciones %s%s" % (against, len(rows), verb,
+                    "%d de %d posiciones %s%s" % (against, len(rows), verb,
                                                      "" if against == 1 else "n"))
             assert ", aunque %s)" % said in view["summary"], view["summary"]
         else:
@@ -372,8 +372,8 @@ def test_the_training_summary_counts_the_positions_against_the_mean():
     # El → banco 0,222 → 0,336, del → parque 0,279 → 0,336).
     view = view_of("attention", {})["training"]
     assert view["summary"].startswith(
-        "Pérdida media con la máscara causal: 0,463; con la bidireccional, 0,335 (más baja, "
-        "aunque 2 de las 3 posiciones empeoran).")
+        "Pérdida media: causal 0,463; bidireccional 0,335 (más baja, aunque 2 de 3 "
+        "posiciones empeoran).")
 
 
 def test_rope_offsets_are_signed_with_a_real_minus():
