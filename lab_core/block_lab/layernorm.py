@@ -107,6 +107,12 @@ def _undo_sentence(x, mean, scale, out):
     if same(out, x):
         return ("Con γ = √(σ² + ε) %s y β = μ %s la salida vuelve a ser x: γ y β, aprendidos, "
                 "pueden deshacer la normalización cuando al modelo le conviene." % (gamma, beta))
+    if d.fmt_vector(out, 3) == d.fmt_vector(x, 3):
+        # γ typed with the digits the page shows (2,2361) misses √(σ² + ε)
+        # by 10⁻⁵: «harían falta» would ask for the values already there.
+        return ("Con estos γ y β la salida se lee igual que x: son los que deshacen la "
+                "normalización, γ = √(σ² + ε) %s y β = μ %s, a las cifras que se ven."
+                % (gamma, beta))
     return ("Para deshacer la normalización harían falta γ = √(σ² + ε) %s y β = μ %s: con ellos "
             "la salida volvería a ser x." % (gamma, beta))
 
