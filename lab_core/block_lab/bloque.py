@@ -92,8 +92,10 @@ def share_sentence(d_model, d_ff):
     limit = d.fmt(100 * d_ff / (2 * d_model + d_ff), 1) + " %"
     if d_ff == d_model:
         return sentence + (": con d_ff = d_model la FFN tiende al %s del total, exactamente un "
-                           "tercio, y aquí ya lo tiene: sus sesgos (d_ff + d_model) y LayerNorm "
-                           "(4·d_model) pesan lo mismo a cualquier tamaño." % limit)
+                           "tercio, y aquí ya lo tiene, a cualquier tamaño: sus pesos "
+                           "(2·d_model²) son un tercio de los términos en d_model² (6·d_model²), "
+                           "y sus sesgos (2·d_model), un tercio de los lineales (6·d_model, con "
+                           "los 4·d_model de LayerNorm)." % limit)
     below = d_ff > d_model
     side = "debajo" if below else "encima"
     if limit == here:
