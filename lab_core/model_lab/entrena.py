@@ -63,16 +63,20 @@ def loss_chart(fig, step):
                                                    fmt_loss(bidir["held"][0][1])))
     else:
         at = causal["held"][-1][0]
-        now = ("En el paso %s, la pérdida de entrenamiento (media de los últimos %d pasos) es "
+        window = min(step, SMOOTH)
+        now = ("En el paso %s, la pérdida de entrenamiento (%s) es "
                "%s con la causal y %s con la bidireccional; con las frases apartadas, medida "
                "en el paso %s, %s y %s." % (
-                   d.fmt_int(step), SMOOTH if step >= SMOOTH else step,
+                   d.fmt_int(step), "media de los últimos %d pasos" % window if window > 1
+                   else "la de su único paso",
                    fmt_loss(_recent(causal["losses"])), fmt_loss(_recent(bidir["losses"])),
                    d.fmt_int(at), fmt_loss(causal["held"][-1][1]), fmt_loss(bidir["held"][-1][1])))
     alt = ("Pérdida según el paso, en escala logarítmica: la de entrenamiento (media de cada "
-           "%d pasos) y la de las frases apartadas (un punto cada %d pasos), con la máscara "
+           "%d pasos%s) y la de las frases apartadas (un punto cada %d pasos), con la máscara "
            "causal y la bidireccional. %s La recta horizontal es la pérdida de la propia "
-           "gramática, %s." % (SMOOTH, R.HELD_EVERY, now, fmt_loss(GRAMMAR_LOSS)))
+           "gramática, %s." % (SMOOTH, "; su línea empieza en el paso %d" % SMOOTH
+                               if step < SMOOTH else "", R.HELD_EVERY, now,
+                               fmt_loss(GRAMMAR_LOSS)))
     return chart("Pérdida durante el entrenamiento",
                  linear_axis(0, right, "paso", 5, integer=True),
                  log_axis(low, high, "pérdida (nats por palabra)"), lines, alt,
