@@ -589,6 +589,25 @@ def test_the_reviews_block_states():
     assert thirds["note"] == "Cada proporción está redondeada por separado: suman 99,9 %, no 100,0 %."
     layernorm = view_of("block", {"gamma": 2.23607021356649, "beta": 5})["layernorm"]
     assert layernorm["undo"]["sentence"].startswith("Con γ = √(σ² + ε) ≈ 2,2361 y β = μ = 5,000 la salida vuelve a ser x")
+    # γ typed as the page shows it: the output reads as x (computed here),
+    # so the panel does not ask for the values already there.
+    x = np.array([2.0, 4.0, 6.0, 8.0])
+    typed = (x - x.mean()) / np.sqrt(x.var() + 1e-5) * 2.2361 + 5
+    assert [rounded(v, 3) for v in typed] == ["2,000", "4,000", "6,000", "8,000"]
+    assert not np.allclose(typed, x, rtol=0, atol=1e-9)
+    typed_view = view_of("block", {"ln_x": list(x), "gamma": 2.2361, "beta": 5})["layernorm"]
+    assert typed_view["undo"]["sentence"].startswith("Con estos γ y β la salida se lee igual que x")
+    assert "harían falta" not in typed_view["undo"]["sentence"]
+    # d_ff = d_model: a third of the weights and a third of the linear terms
+    # (counted here), not biases that weigh as much as LayerNorm.
+    d = 512
+    attention, ffn, ln = counts(d, d)
+    assert 3 * ffn == attention + ffn + ln and 3 * 2 * d == 2 * d + ln
+    third = view_of("block", {"d_model": d, "heads": 8, "d_ff": d})["block"]["share_sentence"]
+    assert "pesan lo mismo" not in third
+    assert ("sus pesos (2·d_model²) son un tercio de los términos en d_model² (6·d_model²), y sus "
+            "sesgos (2·d_model), un tercio de los lineales (6·d_model, con los 4·d_model de "
+            "LayerNorm)") in third
 
 
 def test_pre_norm_gradients_against_torch_autograd():

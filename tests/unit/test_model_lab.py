@@ -100,6 +100,21 @@ def test_the_verdict_at_step_zero_claims_nothing():
     assert "Aún no ha aprendido ninguno" in said and "peor" not in said
 
 
+def test_the_loss_figure_describes_the_lines_it_draws_early_on():
+    # At step 1 the figure draws no training line (one point every 25
+    # steps): its description says when the line starts, and the loss now
+    # is one step's own, computed here from the run.
+    one = view(steps=1)["training"]["chart"]
+    assert not [s for s in one["series"] if s["name"].startswith("entrenamiento")]
+    run = R.runs_at(R.DEFAULT_LR, R.DEFAULT_SEED, "rope", 1)["causal"]
+    assert len(run.losses) == 1
+    assert "su línea empieza en el paso 25" in one["alt"]
+    assert ("(la de su único paso) es %s con la causal" % d.fmt(run.losses[0], 3)) in one["alt"]
+    assert "últimos 1 pasos" not in one["alt"]
+    later = view(steps=300)["training"]["chart"]["alt"]
+    assert "media de los últimos 25 pasos" in later and "su línea empieza" not in later
+
+
 @pytest.mark.parametrize("mask", ["causal", "bidirectional"])
 def test_a_head_is_named_only_when_its_numbers_pass_the_threshold(trained, mask):
     shown_view = trained if mask == "causal" else view(steps=TRAINED, mask=mask)
