@@ -59,9 +59,16 @@ def _copies(run, i):
         return ("«%s» aparece en las posiciones %s y su mezcla es la misma en %s, %s: %s."
                 % (tokens[i], places, every, d.fmt_vector(outs[0]), why))
     said = join_words(["%s en la %d" % (d.fmt_vector(o), p) for o, p in zip(outs, where)])
-    why = ("empiezan con el mismo vector, pero con la máscara causal cada copia ve un prefijo "
-           "distinto: el contexto las separa" if not run["mask"].all() else
-           "ven contextos distintos")
+    # The reason read from the copies' own vectors: a head that builds them
+    # from the position («token anterior») gives each copy its own, whatever
+    # the mask; otherwise only the causal mask's prefixes can separate them.
+    own = [np.concatenate([run["q"][p], run["k"][p], run["v"][p]]) for p in where]
+    if not all(same(own[0], o) for o in own[1:]):
+        why = ("no empiezan con los mismos vectores: en esta cabeza la consulta, la clave y el "
+               "valor de cada palabra dependen de su posición")
+    else:
+        why = ("empiezan con el mismo vector, pero con la máscara causal cada copia ve un prefijo "
+               "distinto: el contexto las separa")
     return "«%s» aparece en las posiciones %s y sus mezclas difieren: %s. Las copias %s." % (
         tokens[i], places, said, why)
 

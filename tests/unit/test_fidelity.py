@@ -827,3 +827,24 @@ def test_a_share_too_small_to_show_is_never_said_to_be_missing_from_100():
     assert "ya suman 100,0 %" in said and "«< 0,1 %»" in said and "falta" not in said
     said = shares_note(["33,3 %", "66,6 %", "< 0,1 %"])
     assert "suman 99,9 %, y falta una parte menor que 0,1 %" in said
+
+
+def test_repeated_words_are_told_apart_by_what_their_own_vectors_show():
+    # «token anterior» builds q, k and v from the position: three «banco»
+    # have three values (the V column), whatever the mask, and the reason
+    # given is that, not a prefix they all share.
+    for mask in ("causal", "bidirectional"):
+        mix = view_of("attention", {"tokens": "banco;banco;banco", "head": "anterior",
+                                    "mask": mask})["mixture"]["blocks"][0]
+        values = [row["cells"][1]["text"] for row in mix["table"]["rows"][:-1]]
+        assert len(set(values)) == 3, values
+        assert "dependen de su posición" in mix["copies"], mix["copies"]
+        assert "prefijo" not in mix["copies"] and "contexto" not in mix["copies"]
+    # «pista de lugar» gives both «banco» the same vectors: only the causal
+    # prefixes (El banco / El banco del parque banco) separate them.
+    mix = view_of("attention", {"tokens": "El;banco;del;parque;banco", "head": "lugar",
+                                "query": 1})["mixture"]["blocks"][0]
+    values = [row["cells"][1]["text"] for row in mix["table"]["rows"][:-1]]
+    assert values[1] == values[4]
+    assert mix["copies"].endswith("Las copias empiezan con el mismo vector, pero con la máscara "
+                                  "causal cada copia ve un prefijo distinto: el contexto las separa.")
