@@ -85,8 +85,10 @@ def prefix_comparison(state, step, head_ids):
                    "los mismos vectores q, k y v" % (differ, join_words(
                        ["«%s»" % HEADS[h]["label"] for h in head_ids])))
     elif outputs_same:
-        verdict = ("iguales, aunque los prefijos difieren (%s): sus pesos y valores se "
-                   "compensan en esta cabeza" % differ)
+        # Nothing need cancel out (with «xyz» for «El», both keys score 0
+        # with banco's query and both values are 0): say only what is seen.
+        verdict = ("iguales, aunque los prefijos difieren (%s): en esta cabeza esas palabras "
+                   "distintas llevan a la misma mezcla" % differ)
     else:
         verdict = "distintas: los prefijos ya difieren (%s)" % differ
     theirs_text = " | ".join(d.fmt_vector(o) for o in theirs)

@@ -10,7 +10,7 @@ from ..attention import softmax
 from ..pictures import HeadLines, attention_lines
 from ..didactic import HEADS
 from ..memo import reads
-from ..words import best_as_read, join_words, prompt, winner_sentence
+from ..words import best_as_read, join_words, prompt, same, winner_sentence
 from ..display import rows_note
 from .context import (
     MASK_LABELS, SENTENCE, asked_head, head_runs, options, shown_heads, tokens_of,
@@ -209,12 +209,13 @@ HALF = d.fmt(0.5, d.WEIGHT_DIGITS)
 
 def weight_band(weight, text, allowed):
     """The right bands for a weight: ["cero"] when the mask blocks it, else
-    by its value; a weight that reads as the half (0,50) is right both ways."""
+    by its value; exactly one half (two equal scores) is «la mitad o más»,
+    and a weight that only reads as the half (0,50) is right both ways."""
     if not allowed:
         return ["cero"]
-    if text == HALF:
+    if text == HALF and not same(weight, 0.5):
         return ["menos", "mitad"]
-    return ["mitad"] if weight >= 0.5 else ["menos"]
+    return ["mitad"] if weight >= 0.5 or same(weight, 0.5) else ["menos"]
 
 
 def _weight_question(state, tokens, head_id, weights, texts, allowed, words, shown, where):
@@ -233,6 +234,7 @@ def _weight_question(state, tokens, head_id, weights, texts, allowed, words, sho
             " (sin redondear, %s)" % d.fmt_sci(weights[j], powers=True) if reads_zero else "",
             word_at(tokens, i),
             "la mitad, leída con dos decimales" if len(answers) == 2
+            else "exactamente la mitad" if same(weights[j], 0.5)
             else "más de la mitad" if answers == ["mitad"] else dict(WEIGHT_BANDS)["menos"])
         if reads_zero:
             share += (" No es 0: una clave abierta siempre recibe algo, aunque con dos "

@@ -191,11 +191,15 @@ def check_tables_and_arithmetic(state, view):
         else:
             assert "(dividiendo los valores sin redondear)" in why, (state, why)
     # The prediction: the chosen key's weight, in three bands, from the
-    # independent weights (a weight read as 0,50 is right both ways).
+    # independent weights (exactly one half is «la mitad o más»; a weight
+    # that only reads as 0,50 is right both ways).
     j = state["key"]
     predict = view["arithmetic"]["predict"]
+    exact_half = weights[i][j] is not None and abs(weights[i][j] - 0.5) < 1e-12
     if weights[i][j] is None:
         want = ["cero"]
+    elif exact_half:
+        want = ["mitad"]
     elif rounded(weights[i][j], 2) == "0,50":
         want = ["menos", "mitad"]
     else:
@@ -211,6 +215,7 @@ def check_tables_and_arithmetic(state, view):
         "%s recibe 0: " % named(j) if want == ["cero"]
         else "%s recibe %s%s de la fila de %s: %s." % (
             named(j), shown, unrounded, named(i),
+            "exactamente la mitad" if exact_half else
             "más de la mitad" if want == ["mitad"] else "más de 0 y menos de la mitad"
             if want == ["menos"] else "la mitad, leída con dos decimales")), predict["explanation"]
     # Then the row's winners: every word whose weight, as read, is the largest.

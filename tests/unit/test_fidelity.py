@@ -160,7 +160,12 @@ def test_the_weight_prediction_follows_the_weights(attention_views):
         shown = [number(c["text"]) for c in weights]
         cell = weights[state["key"]]["text"]
         predict = view["arithmetic"]["predict"]
-        band = (["cero"] if cell == "0" else ["menos", "mitad"] if cell == "0,50"
+        # Exactly one half (two equal scores; the cell's unrounded value) is
+        # «la mitad o más»; a weight that only reads 0,50 is right both ways.
+        value = weights[state["key"]]["value"]
+        exact_half = value is not None and abs(value - 0.5) < 1e-12
+        band = (["cero"] if cell == "0" else ["mitad"] if exact_half
+                else ["menos", "mitad"] if cell == "0,50"
                 else ["mitad"] if number(cell) > Decimal("0.5") else ["menos"])
         assert sorted(predict["answers"]) == band, (state, head, cell)
         top = max(shown)
@@ -848,3 +853,24 @@ def test_repeated_words_are_told_apart_by_what_their_own_vectors_show():
     assert values[1] == values[4]
     assert mix["copies"].endswith("Las copias empiezan con el mismo vector, pero con la máscara "
                                   "causal cada copia ve un prefijo distinto: el contexto las separa.")
+
+
+def test_two_equal_scores_give_exactly_one_half_and_one_right_band():
+    # «El banco», banco's row: both scores 0,00 (computed here from the
+    # vectors the panel shows), so e⁰ / (e⁰ + e⁰) is exactly one half.
+    view = view_of("attention", {"tokens": "El;banco", "query": 1, "key": 0,
+                                 "mask": "bidirectional"})
+    scores = [c["text"] for c in view["tables"][0]["scores"]["rows"][1]["cells"]]
+    assert scores[:2] == ["0", "0"] or scores[:2] == ["0,00", "0,00"], scores
+    predict = view["arithmetic"]["predict"]
+    assert predict["answers"] == ["mitad"]
+    assert ": exactamente la mitad." in predict["explanation"], predict["explanation"]
+
+
+def test_the_cache_says_no_compensation_where_nothing_cancels():
+    # «xyz» for «El»: both keys score 0 with banco's query and both values
+    # are 0, so nothing cancels; the verdict says only that the mix is the same.
+    verdict = view_of("attention", {"tokens": "xyz;banco;qwerty;parque", "step": 2})[
+        "cache"]["prefix"]["verdict"]
+    assert verdict == ("iguales, aunque los prefijos difieren (xyz/El): en esta cabeza esas "
+                       "palabras distintas llevan a la misma mezcla")
