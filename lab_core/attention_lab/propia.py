@@ -99,8 +99,10 @@ def clue(state, head_id):
                                    texts[others[0]]))
     many_before, many_after = len(before) > 1, len(after) > 1
     if before:
-        said += ("; va%s antes, así que la máscara causal no %s oculta: con ella recibe%s %s"
-                 % ("n" if many_before else "", "las" if many_before else "la",
+        # With words on both sides, each clause names its own words.
+        said += ("; %sva%s antes, así que la máscara causal no %s oculta: con ella recibe%s %s"
+                 % ("%s " % join_words([word_at(tokens, j) for j in before]) if after else "",
+                    "n" if many_before else "", "las" if many_before else "la",
                     "n" if many_before else "", join_words([causal_texts[j] for j in before])))
     if after:
         said += ("; %sva%s después, así que la máscara causal %s oculta: peso 0"
@@ -134,8 +136,8 @@ def clues_view(state):
                   % (join_words(after), "n" if many_after else "", word, word,
                      "n" if many_after else "", "los" if many_after else "lo"))
     elif before:
-        lesson = ("%s va%s antes de %s y la máscara causal %s deja ver; %s va%s después y %s "
-                  "oculta. La máscara causal solo oculta lo que viene después."
+        lesson = ("%s va%s antes de %s y la máscara causal %s deja ver; %s va%s después y la "
+                  "máscara %s oculta. La máscara causal solo oculta lo que viene después."
                   % (join_words(dict.fromkeys(w for w, _, _ in before)),
                      "n" if many_before else "", word, "los" if many_before else "lo",
                      join_words(after), "n" if many_after else "",

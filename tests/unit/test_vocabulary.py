@@ -301,7 +301,7 @@ def test_clues_on_both_sides_and_on_none():
         "Pista de lugar: con acceso bidireccional, las palabras a las que «banco» da más peso "
         "son «parque» y «río» (%s cada una); van después" % fmt2(read[5]))
     assert both["lesson"] == ("«dinero» va antes de «banco» y la máscara causal lo deja ver; "
-                              "«parque» y «río» van después y los oculta. La máscara causal "
+                              "«parque» y «río» van después y la máscara los oculta. La máscara causal "
                               "solo oculta lo que viene después.")
     none = view_of({"tokens": "me senté en el banco"})["clues"]
     assert none["lesson"] == ("Ni la «pista de lugar» ni la «pista financiera» encuentra otra "
@@ -439,3 +439,16 @@ def test_an_open_weight_that_reads_0_00_is_said_not_to_be_0():
                                   "más de 0 y menos de la mitad. No es 0: una clave abierta "
                                   "siempre recibe algo" % unrounded), explanation
     assert "No es 0" not in view_of({})["arithmetic"]["predict"]["explanation"]
+
+
+def test_a_clue_on_each_side_names_the_word_of_each_clause():
+    # «El parque banco parque»: banco's place head ties the two «parque»;
+    # the one before keeps its causal weight (computed here), the one after
+    # gets 0. Each clause names its own word, so neither reads as both.
+    tokens = ["El", "parque", "banco", "parque"]
+    top, read, causal = independent_clue(tokens, 2, "lugar")
+    assert top == [1, 3] and causal[3] is None
+    said = view_of({"tokens": " ".join(tokens), "query": 2})["clues"]["heads"][0]
+    assert ("; «parque» (posición 1) va antes, así que la máscara causal no la oculta: con ella "
+            "recibe %s; «parque» (posición 3) va después, así que la máscara causal la oculta: "
+            "peso 0." % fmt2(round(causal[1] + 1e-12, 2))) in said, said
